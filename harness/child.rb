@@ -1,0 +1,95 @@
+# frozen_string_literal: true
+
+# Entry point of one measured run: `ruby harness/child.rb SPEC_JSON`.
+# The record goes back on file descriptor 3 (or RACTORBENCH_RESULT_FD), never
+# on stdout, because workloads may print.
+require "json"
+require_relative "ractorbench/harness"
+
+module Ractorbench
+  module Harness
+    # Loads the workload and model named in the spec, times the model's run
+    # (the "messages-only" span) and reports what happened.
+    class Child
+      def initialize(spec, out)
+        @spec = spec
+        @out = out
+      end
+
+      def call
+        load_plugins
+        workload = Harness.workloads.fetch(@spec.fetch("workload"))
+        model = Harness.models.fetch(@spec.fetch("model"))
+        if (reason = model.unsupported_reason)
+          return report("status" => "unsupported", "reason" => reason)
+        end
+
+        report(measure(workload, model))
+      rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
+        report("status" => "error", "reason" => "#{e.class}: #{e.message}",
+          "backtrace" => Array(e.backtrace).first(8))
+        exit!(1)
+      end
+
+      private
+
+      def load_plugins
+        RactorCompat.silence_experimental_warning
+        Array(@spec["files"]).each { |path| require File.expand_path(path) }
+      end
+
+      def measure(workload, model)
+        workers = Integer(@spec.fetch("workers"))
+        count = workers * Integer(@spec.fetch("messages"))
+        params = workload.default_params.merge(symbolize(@spec.fetch("params", {})))
+        jobs = workload.jobs(count, params)
+
+        gc_count = GC.count
+        gc_time = gc_time_ms
+        started = now
+        results = model.run(workload, jobs, workers)
+        messages_time = now - started
+        gc_count = GC.count - gc_count
+        gc_time = gc_time && gc_time_ms - gc_time
+
+        problem = wrong_count(results, count) || workload.check(results, count, params)
+        {
+          "status" => problem ? "wrong_result" : "ok",
+          "reason" => problem,
+          "messages_time" => messages_time,
+          "digest" => workload.digest(results),
+          "results" => results.size,
+          "gc_count" => gc_count,
+          "gc_time_ms" => gc_time,
+          "peak_rss_kb" => Memory.peak_rss_kb
+        }.merge(model.extra_metrics)
+      end
+
+      def wrong_count(results, count)
+        "expected #{count} results, got #{results.size}" unless results.size == count
+      end
+
+      def symbolize(hash)
+        hash.each_with_object({}) { |(k, v), h| h[k.to_sym] = v }
+      end
+
+      def now
+        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+
+      def gc_time_ms
+        GC.stat[:time]
+      end
+
+      def report(record)
+        @out.write(JSON.generate(record))
+        @out.flush
+      end
+    end
+  end
+end
+
+out = IO.for_fd(Integer(ENV.fetch("RACTORBENCH_RESULT_FD", "3")), "w", autoclose: false)
+out.close_on_exec = true
+Ractorbench::Harness.result_io = out
+Ractorbench::Harness::Child.new(JSON.parse(ARGV.fetch(0)), out).call

@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require_relative "../ractorbench/harness"
+
+module Ractorbench
+  module Models
+    # The seed's "pipe" design: workers pull jobs from a coordinator ractor,
+    # so fast workers take more. The seed's pipe used Ractor.yield/take,
+    # which Ruby 4.0 removed; this coordinator uses send/receive only, so
+    # one implementation runs on 3.x and 4.x.
+    module Ractors
+      extend Harness::Model
+      model "ractors", "W ractors pulling jobs from a coordinator ractor (the seed's pipe)"
+
+      def self.unsupported_reason
+        "this Ruby has no Ractor" unless Harness::RactorCompat.available?
+      end
+
+      def self.run(workload, jobs, workers)
+        compat = Harness::RactorCompat
+        results = compat.new_channel
+        coordinator = Ractor.new(workers, name: "coordinator") { |count| Coordinator.serve(count) }
+        pool = Array.new(workers) do |i|
+          Ractor.new(coordinator, results, workload, name: "worker-#{i}") do |coord, out, wl|
+            Coordinator.work(coord, out, wl)
+          end
+        end
+        jobs.each { |job| coordinator.send(job) }
+        coordinator.send(Coordinator::NO_MORE_JOBS)
+        collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
+        pool.each { |r| compat.value(r) }
+        compat.value(coordinator)
+        collected
+      end
+
+      # Runs inside the coordinator and worker ractors.
+      module Coordinator
+        NO_MORE_JOBS = :no_more_jobs
+
+        # Matches waiting jobs with idle workers; once jobs run out, tells
+        # each idle worker to stop (nil), then ends.
+        def self.serve(workers)
+          jobs = []
+          idle = []
+          finished = false
+          stopped = 0
+          while stopped < workers
+            message = Ractor.receive
+            if message == NO_MORE_JOBS
+              finished = true
+            elsif message.is_a?(Ractor)
+              idle << message
+            else
+              jobs << message
+            end
+            while (worker = idle.first) && (!jobs.empty? || finished)
+              idle.shift
+              job = jobs.shift
+              worker.send(job)
+              stopped += 1 if job.nil?
+            end
+          end
+        end
+
+        def self.work(coordinator, out, workload)
+          me = Ractor.current
+          loop do
+            coordinator.send(me)
+            job = Ractor.receive
+            break if job.nil?
+
+            out.send(Harness::ResultMessage.call { workload.work(job) })
+          end
+        end
+      end
+    end
+  end
+end

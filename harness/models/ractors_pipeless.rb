@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+require_relative "../ractorbench/harness"
+
+module Ractorbench
+  module Models
+    # The seed's "pipeless" design: main pushes M jobs straight into each
+    # worker's mailbox (a static split), workers send results back.
+    module RactorsPipeless
+      extend Harness::Model
+      model "ractors-pipeless", "W ractors, main sends each its share of jobs directly"
+
+      def self.unsupported_reason
+        "this Ruby has no Ractor" unless Harness::RactorCompat.available?
+      end
+
+      def self.run(workload, jobs, workers)
+        compat = Harness::RactorCompat
+        results = compat.new_channel
+        pool = Array.new(workers) do |i|
+          Ractor.new(results, workload, name: "worker-#{i}") do |out, wl|
+            while (job = Ractor.receive)
+              out.send(Harness::ResultMessage.call { wl.work(job) })
+            end
+          end
+        end
+        share = (jobs.size + workers - 1) / workers
+        jobs.each_slice(share).with_index { |slice, i| slice.each { |job| pool[i].send(job) } }
+        pool.each { |r| r.send(nil) }
+        collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
+        pool.each { |r| compat.value(r) }
+        collected
+      end
+    end
+  end
+end

@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require "digest/sha1"
+
+module Ractorbench
+  module Harness
+    # The contract a workload module fulfils (extend it, then define `work`):
+    #
+    #   name, description           what `ractorbench list` shows
+    #   jobs(count, params)         the inputs; shareable, since ractors receive them
+    #   work(job)                   one job's result; must not touch shared mutable state
+    #   digest(results)             what every model must agree on (order-independent)
+    #   check(results, count, params) nil, or why the results are wrong
+    #   default_params              workload-specific knobs (`--param key=value`)
+    #   validate(params, count)     nil, or why the parameters make no sense
+    module Workload
+      attr_reader :name, :description, :file
+
+      def workload(name, description)
+        @name = name
+        @description = description
+        @file = caller_locations(1, 1).first.absolute_path
+        Harness.register_workload(self)
+      end
+
+      def default_params
+        {}
+      end
+
+      def validate(_params, _count)
+        nil
+      end
+
+      def jobs(count, _params)
+        Ractor.make_shareable((1..count).to_a)
+      end
+
+      def digest(results)
+        Digest::SHA1.base64digest(results.sort.inspect)
+      end
+
+      def check(_results, _count, _params)
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,106 @@
+# frozen_string_literal: true
+
+require_relative "stats/summary"
+require_relative "digest_check"
+
+module Ractorbench
+  # Turns the runs of a results file into one row per configuration
+  # (workload, model, workers, messages, parameters, ruby): statistics of
+  # both times, speedup over the serial baseline, CPU use, memory, failures.
+  class Analysis
+    BASELINE = "serial"
+
+    # One configuration's samples and what they add up to.
+    class Group
+      attr_reader :workload, :model, :workers, :messages, :params, :ruby, :runs, :ok_runs
+      attr_accessor :baseline
+
+      def initialize(runs, digest_check)
+        first = runs.first
+        @workload, @model, @workers, @messages, @params, @ruby =
+          first.values_at("workload", "model", "workers", "messages", "params", "ruby")
+        @params ||= {}
+        @runs = runs
+        @ok_runs = runs.select { |r| r["status"] == "ok" && !digest_check.wrong?(r) }
+        @digest_check = digest_check
+      end
+
+      def messages_time = @messages_time ||= Stats::Summary.new(ok_runs.map { |r| r["messages_time"] })
+      def whole_time = @whole_time ||= Stats::Summary.new(ok_runs.map { |r| r["whole_time"] })
+
+      def failed_runs
+        runs.select { |r| r["status"] == "failed" || @digest_check.wrong?(r) }
+      end
+
+      def unsupported_reason
+        runs.find { |r| r["status"] == "unsupported" }&.fetch("reason", nil) if ok_runs.empty?
+      end
+
+      # (user + system) / wall: how many cores the run kept busy on average.
+      def cpu_utilisation
+        Stats::Summary.new(ok_runs.map { |r| (r["user"].to_f + r["system"].to_f) / r["whole_time"] if r["whole_time"].to_f.positive? })
+      end
+
+      def cpu_seconds
+        Stats::Summary.new(ok_runs.map { |r| r["user"].to_f + r["system"].to_f })
+      end
+
+      # Peak memory of every process of a run together (forked workers too).
+      def peak_memory_kb
+        Stats::Summary.new(ok_runs.map { |r| r["peak_rss_kb"].to_i + r["workers_peak_rss_kb"].to_i if r["peak_rss_kb"] })
+      end
+
+      def gc_count = Stats::Summary.new(ok_runs.map { |r| r["gc_count"] })
+
+      def speedup
+        ratio(baseline&.messages_time&.median, messages_time.median)
+      end
+
+      def whole_speedup
+        ratio(baseline&.whole_time&.median, whole_time.median)
+      end
+
+      def params_label
+        params.empty? ? nil : params.sort.map { |k, v| "#{k}=#{v}" }.join(",")
+      end
+
+      def comparison_key
+        [workload, workers, messages, params_label, ruby]
+      end
+
+      private
+
+      def ratio(base, value)
+        base && value&.positive? ? base / value : nil
+      end
+    end
+
+    attr_reader :contents, :digest_check, :groups
+
+    def initialize(contents)
+      @contents = contents
+      @digest_check = DigestCheck.new(contents.runs)
+      @groups = contents.runs.group_by { |r| group_key(r) }.values.map { |runs| Group.new(runs, @digest_check) }
+      link_baselines
+    end
+
+    def runs = contents.runs
+
+    def succeeded = runs.count { |r| r["status"] == "ok" && !digest_check.wrong?(r) }
+    def unsupported = runs.count { |r| r["status"] == "unsupported" }
+    def failed = runs.count { |r| r["status"] == "failed" || digest_check.wrong?(r) }
+
+    def header = contents.header
+
+    private
+
+    def group_key(run)
+      run.values_at("workload", "model", "workers", "messages", "ruby") << (run["params"] || {}).sort
+    end
+
+    def link_baselines
+      baselines = groups.select { |g| g.model == BASELINE }.to_h { |g| [g.comparison_key, g] }
+      groups.each { |g| g.baseline = baselines[g.comparison_key] }
+    end
+  end
+end

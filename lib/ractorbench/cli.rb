@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require "optparse"
+
+module Ractorbench
+  # Dispatches `ractorbench COMMAND ...` to one file per command under
+  # commands/. Bad input becomes one line on stderr and exit code 2.
+  module CLI
+    @commands = {}
+
+    class << self
+      attr_reader :commands
+
+      def register(name, command, summary)
+        @commands[name] = [command, summary]
+      end
+
+      def start(argv, out: $stdout, err: $stderr)
+        load_commands
+        argv = argv.dup
+        name = argv.first.nil? || argv.first.start_with?("-") ? nil : argv.shift
+        return usage(out) if name.nil? && (argv & %w[-h --help]).any?
+        return out.puts("ractorbench #{VERSION}") || 0 if name.nil? && (argv & %w[-v --version]).any?
+
+        name ||= "tour"
+        command, = @commands.fetch(name) { raise UsageError, "unknown command #{name.inspect}; run `ractorbench --help`" }
+        command.new(argv, out: out, err: err).call
+      rescue UsageError, OptionParser::ParseError => e
+        err.puts("ractorbench: #{e.message}")
+        2
+      rescue Interrupt
+        err.puts("ractorbench: interrupted")
+        130
+      end
+
+      def usage(out)
+        out.puts("Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)", "")
+        @commands.sort.each { |name, (_, summary)| out.puts(format("  %-8s %s", name, summary)) }
+        out.puts("", "`ractorbench COMMAND --help` shows a command's options.")
+        0
+      end
+
+      private
+
+      def load_commands
+        Dir[File.join(__dir__, "commands", "*.rb")].sort.each { |f| require f }
+      end
+    end
+  end
+end

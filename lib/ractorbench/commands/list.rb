@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require_relative "../catalog"
+require_relative "../suite"
+
+module Ractorbench
+  module Commands
+    # `ractorbench list`: what can be run, one line each.
+    class List
+      def initialize(argv, out:, err:)
+        @out = out
+        @files = []
+        OptionParser.new do |o|
+          o.banner = "Usage: ractorbench list [--load FILE]"
+          o.on("--load FILE", "also list the workloads and models FILE defines") { |f| @files << f }
+        end.parse!(argv)
+        raise UsageError, "list takes no arguments, got #{argv.join(" ")}" unless argv.empty?
+      end
+
+      def call
+        catalog = Catalog.default.with(@files)
+        section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
+        section("Models", catalog.models.map { |m| [m.name, m.description] })
+        section("Suites", Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
+        0
+      end
+
+      private
+
+      def section(title, items)
+        @out.puts(title)
+        width = items.map { |name, _| name.size }.max.to_i
+        items.sort.each { |name, text| @out.puts("  #{name.ljust(width)}  #{text}") }
+        @out.puts
+      end
+    end
+
+    CLI.register("list", List, "the workloads, models and suites, one line each")
+  end
+end

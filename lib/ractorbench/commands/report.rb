@@ -1,0 +1,48 @@
+# frozen_string_literal: true
+
+require_relative "../store"
+require_relative "../analysis"
+require_relative "../reports"
+require_relative "../atomic_file"
+
+module Ractorbench
+  module Commands
+    # `ractorbench report FILE`: statistics of a results file in any format.
+    class Report
+      def initialize(argv, out:, err:)
+        @out = out
+        @err = err
+        @format = "text"
+        OptionParser.new do |o|
+          o.banner = "Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]"
+          o.on("--format NAME", "output format (default text)") { |f| @format = f }
+          o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+        end.parse!(argv)
+        raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
+
+        @path = argv.first
+      end
+
+      def call
+        renderer = Reports.fetch(@format)
+        contents = Store.read(@path)
+        warn_truncated(contents)
+        analysis = Analysis.new(contents)
+        text = renderer.render(analysis)
+        @output ? AtomicFile.write(@output, text) : @out.write(text)
+        analysis.digest_check.agree? ? 0 : 1
+      end
+
+      private
+
+      def warn_truncated(contents)
+        return unless contents.truncated
+
+        @err.puts("ractorbench: warning: the last line of #{@path} was cut off (a collector stopped mid-write); " \
+          "using the #{contents.runs.size} complete runs")
+      end
+    end
+
+    CLI.register("report", Report, "statistics of a results file: text, markdown, csv or json")
+  end
+end

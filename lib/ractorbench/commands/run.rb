@@ -1,0 +1,142 @@
+# frozen_string_literal: true
+
+require "shellwords"
+require "time"
+require_relative "../catalog"
+require_relative "../plan_options"
+require_relative "../ruby_target"
+require_relative "../machine"
+require_relative "../collector"
+require_relative "../analysis"
+require_relative "../reports"
+
+module Ractorbench
+  module Commands
+    # `ractorbench run`: plan the matrix, run each measurement in a fresh
+    # child Ruby, store every run as it finishes, then summarise.
+    class Run
+      DEFAULT_TIMEOUT = 600.0
+
+      def initialize(argv, out:, err:)
+        @out = out
+        @err = err
+        @argv = argv.dup
+        @plan = PlanOptions.new
+        @ruby_texts = []
+        @files = []
+        parser.parse!(argv)
+        raise UsageError, "run takes options only, got #{argv.join(" ")}; see `ractorbench run --help`" unless argv.empty?
+      end
+
+      def call
+        session = @resume ? resume_session : new_session
+        collect(session)
+      end
+
+      private
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = "Usage: ractorbench run [--suite NAME | -w WORKLOADS -m MODELS --workers N,.. --messages N,..] [options]"
+          o.on("--suite NAME", "run a suite (see `ractorbench list`)") { |s| @plan.suite = Suite.fetch(s) }
+          o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = list(l) }
+          o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = list(l) }
+          o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = NumberList.positive_integers("--workers", l) }
+          o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = NumberList.positive_integers("--messages", l) }
+          o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
+          o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = NumberList.positive_integer("--reps", n) }
+          o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = NumberList.positive_float("--scale", f) }
+          o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
+          o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
+          o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = NumberList.positive_float("--timeout", t) }
+          o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
+          o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
+          o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
+          o.on("--format NAME", "format of the closing table (default text)") { |f| @format = f }
+        end
+      end
+
+      Session = Struct.new(:catalog, :targets, :runs, :writer, :path, :timeout, :first_seq, keyword_init: true)
+
+      def new_session
+        catalog = Catalog.default.with(@files)
+        entries = @plan.entries(catalog)
+        targets = rubies.map(&:probe!)
+        seed = @seed || Random.new_seed % 2**32
+        plan = Plan.build(entries: entries, rubies: targets.map(&:name), reps: @plan.repetitions, seed: seed)
+        renderer
+        path = @output || "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+        writer = Store::Writer.create(path, header(plan, targets, catalog))
+        @err.puts("ractorbench: #{plan.runs.size} runs, seed #{seed}, results in #{path}")
+        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, path: path,
+          timeout: timeout, first_seq: 1)
+      end
+
+      def resume_session
+        contents = Store.read(@resume)
+        header = contents.header
+        catalog = Catalog.default.with(Array(header["load"]))
+        targets = header.fetch("rubies").map { |h| RubyTarget.from_h(h).probe! }
+        done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
+        plan = Plan.from_h(header.fetch("plan"))
+        pending = plan.runs.reject { |spec| done.key?(spec.id) }
+        renderer
+        @err.puts("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
+        @err.puts("ractorbench: resuming #{@resume}: #{done.size} runs done, #{pending.size} to go (seed #{plan.seed})")
+        Session.new(catalog: catalog, targets: targets, runs: pending, writer: Store::Writer.reopen(@resume),
+          path: @resume, timeout: header.fetch("timeout", DEFAULT_TIMEOUT), first_seq: contents.runs.size + 1)
+      end
+
+      def collect(session)
+        collector = Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
+          writer: session.writer, progress: Progress.for(session.runs.size, io: @err))
+        collector.collect(session.runs, first_seq: session.first_seq)
+        session.writer.close
+        analysis = Analysis.new(Store.read(session.path))
+        @out.write(renderer.render(analysis))
+        @err.puts("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
+        analysis.failed.zero? && analysis.digest_check.agree? ? 0 : 1
+      end
+
+      def renderer
+        @renderer ||= Reports.fetch(@format || "text")
+      end
+
+      def rubies
+        @ruby_texts.empty? ? [RubyTarget.current] : @ruby_texts.map { |t| RubyTarget.parse(t) }.tap { |ts| unique!(ts) }
+      end
+
+      def unique!(targets)
+        dup = targets.map(&:name).tally.find { |_, n| n > 1 }
+        raise UsageError, "--ruby name #{dup.first.inspect} is given twice; name each Ruby differently" if dup
+      end
+
+      def timeout = @timeout || DEFAULT_TIMEOUT
+
+      def header(plan, targets, catalog)
+        {
+          "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
+          "command" => (%w[ractorbench run] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
+          "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
+          "machine" => Machine.describe, "rubies" => targets.map(&:to_h),
+          "load" => catalog.files - Catalog.default.files, "plan" => plan.to_h
+        }
+      end
+
+      def list(text)
+        items = text.split(",").map(&:strip).reject(&:empty?)
+        raise UsageError, "expected a comma-separated list, got #{text.inspect}" if items.empty?
+
+        items
+      end
+
+      def seed(text)
+        Integer(text, 10).tap { |n| raise ArgumentError if n.negative? }
+      rescue ArgumentError
+        raise UsageError, "--seed must be a non-negative integer, got #{text.inspect}"
+      end
+    end
+
+    CLI.register("run", Run, "run a suite or a matrix of workloads x models x sizes x rubies")
+  end
+end

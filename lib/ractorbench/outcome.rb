@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Ractorbench
+  # Classifies how a child ended: a clean record, an unsupported model, or a
+  # failure (timeout, crash by signal, exception, wrong result, silent exit),
+  # each with a reason a person can act on.
+  class Outcome
+    def initialize(status:, whole_time:, timed_out:, child:, stderr:, stdout:)
+      @status = status
+      @whole_time = whole_time
+      @timed_out = timed_out
+      @child = parse(child)
+      @stderr = stderr
+      @stdout = stdout
+    end
+
+    def to_h
+      record = {"whole_time" => @whole_time.round(6)}
+      record.merge!(@child.reject { |k, _| %w[status reason].include?(k) }) if @child
+      status, failure, reason = classify
+      record.merge!("status" => status, "failure" => failure, "reason" => reason)
+      record["stderr_tail"] = @stderr unless status == "ok"
+      record.compact
+    end
+
+    private
+
+    def classify
+      return ["failed", "timeout", "timed out after #{@timed_out}s (--timeout); the child's process group was killed"] if @timed_out
+      return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}"] if @status.signaled?
+
+      case @child&.fetch("status", nil)
+      when "ok"
+        @status.success? ? ["ok", nil, nil] : ["failed", "exit", "exited with status #{@status.exitstatus} after reporting"]
+      when "unsupported" then ["unsupported", nil, "not supported on this Ruby: #{@child["reason"]}"]
+      when "wrong_result" then ["failed", "wrong_result", "wrong result: #{@child["reason"]}"]
+      when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
+      else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
+      end
+    end
+
+    def last_words
+      line = @stderr.reverse.find { |l| !l.strip.empty? }
+      line ? ": #{line.strip}" : ""
+    end
+
+    def parse(text)
+      return nil if text.nil? || text.empty?
+
+      JSON.parse(text)
+    rescue JSON::ParserError
+      nil
+    end
+  end
+end

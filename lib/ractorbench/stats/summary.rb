@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Stats
+    # Descriptive statistics of one sample. The median sorts first (the
+    # seed's analyser took the middle of the unsorted list).
+    class Summary
+      attr_reader :n, :mean, :median, :variance, :stddev, :min, :max
+
+      def initialize(values)
+        sorted = values.compact.map(&:to_f).sort
+        @n = sorted.size
+        return if @n.zero?
+
+        @min = sorted.first
+        @max = sorted.last
+        @mean = sorted.sum / @n
+        half = @n / 2
+        @median = @n.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
+        # Bessel's correction (n - 1), as in the seed's analyser; undefined for one sample.
+        @variance = @n < 2 ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
+        @stddev = @variance && Math.sqrt(@variance)
+      end
+
+      def empty?
+        n.zero?
+      end
+
+      # Standard deviation relative to the mean; nil when it cannot be known.
+      def relative_spread
+        stddev && mean&.positive? ? stddev / mean : nil
+      end
+
+      def to_h
+        {"samples" => n, "mean" => mean, "median" => median, "variance" => variance,
+         "stddev" => stddev, "min" => min, "max" => max}
+      end
+    end
+  end
+end

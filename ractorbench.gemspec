@@ -1,0 +1,22 @@
+# frozen_string_literal: true
+
+require_relative "lib/ractorbench/version"
+
+Gem::Specification.new do |spec|
+  spec.name = "ractorbench"
+  spec.version = Ractorbench::VERSION
+  spec.authors = ["ractorbench developers"]
+  spec.summary = "Which of Ruby's concurrency models - Ractors, threads, processes, fibers - makes this code faster, here?"
+  spec.description = "Reproduces the public Ractor/thread/fork/fiber benchmarks in one command each, runs your own " \
+    "workload the same way, and reports every figure with its sample count and spread."
+  spec.license = "MIT"
+  spec.required_ruby_version = ">= 3.1"
+  spec.files = Dir["lib/**/*.rb", "harness/**/*.rb", "exe/*", "README.md", "docs/ARCHITECTURE.md", "examples/**/*"]
+  spec.bindir = "exe"
+  spec.executables = ["ractorbench"]
+  spec.require_paths = ["lib"]
+
+  spec.add_dependency "prime", ">= 0.1" # a bundled gem since 3.1: the prime workload's Integer#prime?
+  spec.add_dependency "ruby-progressbar", "~> 1.13"
+  spec.add_dependency "terminal-table", ">= 3.0"
+end

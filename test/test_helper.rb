@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+require "minitest/autorun"
+require "open3"
+require "tmpdir"
+require "json"
+require "rbconfig"
+
+ROOT = File.expand_path("..", __dir__)
+EXE = File.join(ROOT, "exe", "ractorbench")
+FIXTURES = File.join(ROOT, "test", "fixtures")
+$LOAD_PATH.unshift(File.join(ROOT, "lib"))
+require "ractorbench"
+
+# Runs the real command line in a child process, as a user would.
+module CLIHelper
+  Result = Struct.new(:out, :err, :status) do
+    def code = status.exitstatus
+  end
+
+  def ractorbench(*args, chdir: Dir.pwd, env: {})
+    out, err, status = Open3.capture3(env, RbConfig.ruby, EXE, *args.map(&:to_s), chdir: chdir)
+    Result.new(out, err, status)
+  end
+
+  def fixture(name) = File.join(FIXTURES, name)
+
+  def results_lines(path)
+    File.readlines(path).map { |l| JSON.parse(l) }
+  end
+
+  def runs_in(path)
+    results_lines(path).select { |r| r["type"] == "run" }
+  end
+
+  # The one-line, exit-2 contract for bad input.
+  def assert_usage_error(result, pattern)
+    assert_equal 2, result.code, "expected exit 2, got #{result.code}: #{result.err}"
+    assert_equal 1, result.err.lines.size, "expected one line on stderr, got:\n#{result.err}"
+    assert_match pattern, result.err
+    refute_match(/\.rb:\d+:in /, result.err, "stack trace leaked")
+  end
+end
