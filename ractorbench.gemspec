@@ -16,6 +16,7 @@ Gem::Specification.new do |spec|
   spec.executables = ["ractorbench"]
   spec.require_paths = ["lib"]
 
+  spec.add_dependency "async", ">= 2.6" # the fibers model's Fiber::Scheduler
   spec.add_dependency "prime", ">= 0.1" # a bundled gem since 3.1: the prime workload's Integer#prime?
   spec.add_dependency "ruby-progressbar", "~> 1.13"
   spec.add_dependency "terminal-table", ">= 3.0"
