@@ -7,13 +7,13 @@ module Ractorbench
   # failure (timeout, crash by signal, exception, wrong result, silent exit),
   # each with a reason a person can act on.
   class Outcome
-    def initialize(status:, whole_time:, timed_out:, child:, stderr:, stdout:)
+    def initialize(status:, whole_time:, timed_out:, child:, stderr:)
       @status = status
       @whole_time = whole_time
       @timed_out = timed_out
       @child = parse(child)
-      @stderr = stderr
-      @stdout = stdout
+      @stderr = stderr.lines
+      @stderr_head = stderr.first_lines(5)
     end
 
     def to_h
@@ -21,7 +21,10 @@ module Ractorbench
       record.merge!(@child.reject { |k, _| %w[status reason].include?(k) }) if @child
       status, failure, reason = classify
       record.merge!("status" => status, "failure" => failure, "reason" => reason)
-      record["stderr_tail"] = @stderr unless status == "ok"
+      unless status == "ok"
+        record["stderr_head"] = @stderr_head unless @stderr_head.empty? || @stderr_head == @stderr.first(5)
+        record["stderr_tail"] = @stderr
+      end
       record.compact
     end
 
@@ -29,7 +32,7 @@ module Ractorbench
 
     def classify
       return ["failed", "timeout", "timed out after #{@timed_out}s (--timeout); the child's process group was killed"] if @timed_out
-      return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}"] if @status.signaled?
+      return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}#{bug_report}"] if @status.signaled?
 
       case @child&.fetch("status", nil)
       when "ok"
@@ -39,6 +42,13 @@ module Ractorbench
       when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
       else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
       end
+    end
+
+    # Ruby answers a segfault with a "[BUG] Segmentation fault" report and
+    # abort(), so the signal alone (SIGABRT) would hide what happened.
+    def bug_report
+      line = @stderr_head.find { |l| l.include?("[BUG]") }
+      line ? " after #{line[/\[BUG\].*/].strip}" : ""
     end
 
     def last_words

@@ -2,14 +2,17 @@
 
 module Ractorbench
   # Drains a child's stdout or stderr in the background (a full pipe would
-  # stall the child) and keeps only the last lines, for failure reports.
+  # stall the child) and keeps its first and last lines for failure reports:
+  # a crash's "[BUG]" line comes first, an exception's message last.
   class OutputTail
     LIMIT = 16 * 1024
 
     def initialize(io)
       @buffer = +""
+      @head = +""
       @thread = Thread.new do
         while (chunk = io.read(4096))
+          @head << chunk if @head.bytesize < LIMIT
           @buffer << chunk
           @buffer = @buffer.byteslice(-LIMIT, LIMIT) if @buffer.bytesize > LIMIT
         end
@@ -22,8 +25,18 @@ module Ractorbench
 
     def lines(count = 10)
       @thread.join
-      text = @buffer.dup.force_encoding(Encoding::UTF_8).scrub
-      text.lines.last(count).map(&:chomp)
+      text(@buffer).lines.last(count).map(&:chomp)
+    end
+
+    def first_lines(count = 10)
+      @thread.join
+      text(@head).lines.first(count).map(&:chomp)
+    end
+
+    private
+
+    def text(bytes)
+      bytes.dup.force_encoding(Encoding::UTF_8).scrub
     end
   end
 end

@@ -46,7 +46,7 @@ module Ractorbench
       kill_group(pid) # also ends workers a crashed child left behind
       status, ended = waiter.value
       Outcome.new(status: status, whole_time: ended - started, timed_out: timed_out ? @timeout : nil,
-        child: result.value, stderr: stderr.lines, stdout: stdout.lines).to_h
+        child: result.value, stderr: stderr).to_h
     end
 
     def kill_group(pid)

@@ -49,6 +49,12 @@ module Ractorbench
       @entries << [Plan::Entry.new(workload: workload, models: models, configs: configs, params: params), scale]
     end
 
+    # The scaled-down version `ractorbench` (the tour) runs, if the suite
+    # takes part: {scale: F, reps: N}.
+    def tour
+      options[:tour]
+    end
+
     def entries(scale = 1.0)
       @entries.map do |entry, scaler|
         next entry if scale == 1.0

@@ -52,7 +52,7 @@ module Ractorbench
           o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
           o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
           o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
-          o.on("--format NAME", "format of the closing table (default text)") { |f| @format = f }
+          o.on("--format NAME", "format of the closing table (default summary)") { |f| @format = f }
         end
       end
 
@@ -60,12 +60,12 @@ module Ractorbench
 
       def new_session
         catalog = Catalog.default.with(@files)
-        entries = @plan.entries(catalog)
+        entries = plan_entries(catalog)
         targets = rubies.map(&:probe!)
         seed = @seed || Random.new_seed % 2**32
-        plan = Plan.build(entries: entries, rubies: targets.map(&:name), reps: @plan.repetitions, seed: seed)
+        plan = Plan.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
         renderer
-        path = @output || "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+        path = @output || default_output
         writer = Store::Writer.create(path, header(plan, targets, catalog))
         @err.puts("ractorbench: #{plan.runs.size} runs, seed #{seed}, results in #{path}")
         Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, path: path,
@@ -87,6 +87,12 @@ module Ractorbench
           path: @resume, timeout: header.fetch("timeout", DEFAULT_TIMEOUT), first_seq: contents.runs.size + 1)
       end
 
+      def plan_entries(catalog) = @plan.entries(catalog)
+
+      def repetitions = @plan.repetitions
+
+      def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+
       def collect(session)
         collector = Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
           writer: session.writer, progress: Progress.for(session.runs.size, io: @err))
@@ -99,7 +105,7 @@ module Ractorbench
       end
 
       def renderer
-        @renderer ||= Reports.fetch(@format || "text")
+        @renderer ||= Reports.fetch(@format || "summary")
       end
 
       def rubies

@@ -15,11 +15,11 @@ module Ractorbench
 
       module_function
 
-      def render(analysis)
+      def render(analysis, details: true)
         rows = Rows.for(analysis)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty?
 
-        [summary(rows), details(rows), Verdict.lines(analysis)].flatten.join("\n") + "\n"
+        [summary(rows), (details(rows) if details), Verdict.lines(analysis)].flatten.compact.join("\n") + "\n"
       end
 
       def summary(rows)
@@ -51,6 +51,13 @@ module Ractorbench
       end
     end
 
+    # What `run` prints when it finishes: the summary table without the
+    # full statistics, which `report` shows.
+    module Summary
+      def self.render(analysis) = Text.render(analysis, details: false)
+    end
+
     register("text", Text)
+    register("summary", Summary)
   end
 end

@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "csv"
+
+class ReportTest < Minitest::Test
+  include CLIHelper
+
+  def setup
+    @dir = Dir.mktmpdir
+    @out = File.join(@dir, "r.jsonl")
+    result = ractorbench("run", "-w", "prime", "-m", "serial,threads,ractors", "--workers", "2", "--messages", "10",
+      "--reps", "3", "-o", @out)
+    assert_equal 0, result.code, result.err
+  end
+
+  def teardown
+    FileUtils.rm_rf(@dir)
+  end
+
+  def test_text_report_shows_every_statistic
+    result = ractorbench("report", @out)
+    assert_equal 0, result.code
+    %w[mean median variance min max].each { |word| assert_match(/#{word}/, result.out) }
+    assert_match(/std dev/, result.out)
+    assert_match(/prime\s*\|\s*ractors\s*\|\s*2\s*\|\s*10/, result.out)
+    assert_match(%r{9/9 runs succeeded, 0 failed}, result.out)
+  end
+
+  def test_json_report_has_statistics_and_speedup
+    data = JSON.parse(ractorbench("report", @out, "--format", "json").out)
+    serial = data["configurations"].find { |c| c["model"] == "serial" }
+    threads = data["configurations"].find { |c| c["model"] == "threads" }
+    assert_equal 3, serial["messages_time"]["samples"]
+    assert_in_delta 1.0, serial["speedup"], 1e-9
+    expected = serial["messages_time"]["median"] / threads["messages_time"]["median"]
+    assert_in_delta expected, threads["speedup"], 1e-9
+    assert data["machine"]["cores"].positive?
+  end
+
+  def test_csv_and_markdown
+    csv = CSV.parse(ractorbench("report", @out, "--format", "csv").out, headers: true)
+    assert_equal 3, csv.size
+    assert_equal %w[ractors serial threads], csv.map { |r| r["model"] }.sort
+    assert_equal ["3"], csv.map { |r| r["messages_time_samples"] }.uniq
+
+    md = ractorbench("report", @out, "--format", "markdown").out
+    assert_match(/^\| workload \| model \|/, md)
+    assert_match(/^\| prime \| serial \| 2 \| 10 \|/, md)
+  end
+
+  def test_report_to_a_file
+    target = File.join(@dir, "report.md")
+    result = ractorbench("report", @out, "--format", "markdown", "-o", target)
+    assert_equal 0, result.code
+    assert_equal "", result.out
+    assert_match(/\| prime \|/, File.read(target))
+  end
+
+  def test_truncated_last_line_warns_once_and_uses_complete_lines
+    lines = File.readlines(@out)
+    File.write(@out, lines[0...-1].join + lines[-1][0, 30])
+    result = ractorbench("report", @out, "--format", "json")
+    assert_equal 0, result.code
+    assert_equal 1, result.err.lines.size
+    assert_match(/last line .* was cut off/, result.err)
+    total = JSON.parse(result.out)["configurations"].sum { |c| c["samples"] }
+    assert_equal 8, total
+  end
+
+  def test_bad_report_inputs
+    assert_usage_error ractorbench("report", File.join(@dir, "missing.jsonl")), /cannot read .*missing.jsonl: no such file/
+    foreign = File.join(@dir, "foreign.jsonl")
+    File.write(foreign, %({"hello": "world"}\n))
+    assert_usage_error ractorbench("report", foreign), /not a ractorbench results file/
+    File.write(foreign, "")
+    assert_usage_error ractorbench("report", foreign), /not a ractorbench results file/
+    damaged = File.join(@dir, "damaged.jsonl")
+    lines = File.readlines(@out)
+    File.write(damaged, lines[0] + "garbage\n" + lines[1..].join)
+    assert_usage_error ractorbench("report", damaged), /damaged.jsonl:2 is not a valid results line/
+    assert_usage_error ractorbench("report", @out, "--format", "pdf"), /unknown format "pdf"/
+    assert_usage_error ractorbench("report"), /report needs one results file/
+  end
+end
