@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
-# Entry point of one measured run: `ruby harness/child.rb SPEC_JSON`.
-# The record goes back on file descriptor 3 (or RACTORBENCH_RESULT_FD), never
-# on stdout, because workloads may print.
-require "json"
+# Entry point of one measured run: `ruby harness/child.rb SPEC`, SPEC being a
+# base64 Marshal dump of the run's spec. The record goes back the same way on
+# file descriptor 3 (or RACTORBENCH_RESULT_FD), never on stdout, because
+# workloads may print. Marshal, not JSON: it is in core Ruby, and requiring
+# json costs every run ~8 ms of start-up.
 require_relative "ractorbench/harness"
 
 module Ractorbench
@@ -82,7 +83,7 @@ module Ractorbench
       end
 
       def report(record)
-        @out.write(JSON.generate(record))
+        @out.write(Marshal.dump(record))
         @out.flush
       end
     end
@@ -92,4 +93,4 @@ end
 out = IO.for_fd(Integer(ENV.fetch("RACTORBENCH_RESULT_FD", "3")), "w", autoclose: false)
 out.close_on_exec = true
 Ractorbench::Harness.result_io = out
-Ractorbench::Harness::Child.new(JSON.parse(ARGV.fetch(0)), out).call
+Ractorbench::Harness::Child.new(Marshal.load(ARGV.fetch(0).unpack1("m0")), out).call # rubocop:disable Security/MarshalLoad -- our own driver's spec

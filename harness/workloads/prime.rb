@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "digest/sha1"
 require "prime"
 require_relative "../ractorbench/harness"
 

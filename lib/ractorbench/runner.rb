@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "child_environment"
 require_relative "output_tail"
 
@@ -19,13 +18,13 @@ module Ractorbench
     end
 
     def call(spec, target)
-      spec_json = JSON.generate(spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model)))
+      spec_arg = [Marshal.dump(spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model)))].pack("m0")
       result_r, result_w = IO.pipe
       out_r, out_w = IO.pipe
       err_r, err_w = IO.pipe
       cpu_before = Process.times
       started = now
-      pid = Process.spawn(ChildEnvironment.for(target), *target.argv, CHILD, spec_json,
+      pid = Process.spawn(ChildEnvironment.for(target), *target.argv, CHILD, spec_arg,
         3 => result_w, :out => out_w, :err => err_w, :in => File::NULL,
         :pgroup => true, :unsetenv_others => true)
       [result_w, out_w, err_w].each(&:close)

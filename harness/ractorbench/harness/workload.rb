@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "digest/sha1"
-
 module Ractorbench
   module Harness
     # The contract a workload module fulfils (extend it, then define `work`):
@@ -36,6 +34,7 @@ module Ractorbench
       end
 
       def digest(results)
+        require "digest/sha1"
         Digest::SHA1.base64digest(results.sort.inspect)
       end
 

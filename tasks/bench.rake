@@ -1,0 +1,17 @@
+# frozen_string_literal: true
+
+namespace :bench do
+  desc "The harness's own overhead per run vs `ruby -e 0` (SAMPLES=30)"
+  task :harness do
+    ruby "benchmarks/harness_overhead.rb"
+  end
+
+  desc "The basic-benchmarking suite at W=2 (REPS=10, SCALE=1.0), as a Markdown table"
+  task :basic do
+    out = "tmp/bench-basic-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+    mkdir_p "tmp"
+    sh "exe/ractorbench", "run", "--suite", "basic-benchmarking", "--workers", "2", "--reps", ENV.fetch("REPS", "10"),
+      "--scale", ENV.fetch("SCALE", "1.0"), "-o", out
+    sh "exe/ractorbench", "report", out, "--format", "markdown"
+  end
+end
