@@ -41,4 +41,4 @@ b = row.call("ruby -e 0 (spawn to reap)", bare)
 row.call("ractorbench child, whole-process", whole)
 o = row.call("harness overhead (whole - messages-only)", overhead)
 diff = o.median - b.median
-puts format("overhead beyond ruby -e 0: %s (target: within 20 ms) -> %s", ms[diff], diff.abs <= 0.020 ? "OK" : "OVER")
+puts format("overhead beyond ruby -e 0: %s (target: within 20 ms) -> %s", ms[diff], (diff.abs <= 0.020) ? "OK" : "OVER")

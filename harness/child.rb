@@ -51,7 +51,7 @@ module Ractorbench
         results = model.run(workload, jobs, workers)
         messages_time = now - started
         gc_count = GC.count - gc_count
-        gc_time = gc_time && gc_time_ms - gc_time
+        gc_time &&= gc_time_ms - gc_time
 
         problem = wrong_count(results, count) || workload.check(results, count, params)
         {

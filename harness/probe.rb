@@ -4,13 +4,15 @@
 # can do; prints one JSON object. Feature detection only, never version maths.
 require "json"
 
+ractor = Object.const_defined?(:Ractor) && Ractor.respond_to?(:new)
+yjit = Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:YJIT)
 features = {
-  "ractor" => defined?(Ractor) && Ractor.respond_to?(:new) ? true : false,
-  "ractor_port" => defined?(Ractor::Port) ? true : false,
-  "ractor_value" => defined?(Ractor) && Ractor.method_defined?(:value) ? true : false,
+  "ractor" => ractor,
+  "ractor_port" => ractor && Ractor.const_defined?(:Port),
+  "ractor_value" => ractor && Ractor.method_defined?(:value),
   "fork" => Process.respond_to?(:fork),
-  "yjit" => defined?(RubyVM::YJIT) ? true : false,
-  "yjit_enabled" => defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false,
+  "yjit" => yjit,
+  "yjit_enabled" => yjit && RubyVM::YJIT.enabled?,
   "gc_time" => GC.stat.key?(:time)
 }
 puts JSON.generate(

@@ -71,7 +71,7 @@ module Ractorbench
       private
 
       def ratio(base, value)
-        base && value&.positive? ? base / value : nil
+        (base && value&.positive?) ? base / value : nil
       end
     end
 

@@ -14,7 +14,7 @@ module Ractorbench
 
     def base
       @base ||= begin
-        env = defined?(Bundler) && Bundler.respond_to?(:unbundled_env) ? Bundler.unbundled_env : ENV.to_h
+        env = (defined?(Bundler) && Bundler.respond_to?(:unbundled_env)) ? Bundler.unbundled_env : ENV.to_h
         env.reject { |k, _| k.start_with?("RACTORBENCH_") }.freeze
       end
     end

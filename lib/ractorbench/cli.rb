@@ -18,7 +18,7 @@ module Ractorbench
       def start(argv, out: $stdout, err: $stderr)
         load_commands
         argv = argv.dup
-        name = argv.first.nil? || argv.first.start_with?("-") ? nil : argv.shift
+        name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
         return usage(out) if name.nil? && (argv & %w[-h --help]).any?
         return out.puts("ractorbench #{VERSION}") || 0 if name.nil? && (argv & %w[-v --version]).any?
 

@@ -47,11 +47,11 @@ module Ractorbench
     def cgroup_cpu_limit
       if (max = read("/sys/fs/cgroup/cpu.max"))
         quota, period = max.split
-        return quota == "max" ? nil : quota.to_f / period.to_f
+        return (quota == "max") ? nil : quota.to_f / period.to_f
       end
       quota = read("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")&.to_i
       period = read("/sys/fs/cgroup/cpu/cpu.cfs_period_us")&.to_i
-      quota && period && quota.positive? && period.positive? ? quota.to_f / period : nil
+      (quota && period && quota.positive? && period.positive?) ? quota.to_f / period : nil
     end
 
     def load_average

@@ -16,7 +16,7 @@ module Ractorbench
 
     def to_h
       record = {"whole_time" => @whole_time.round(6)}
-      record.merge!(@child.reject { |k, _| %w[status reason].include?(k) }) if @child
+      record.merge!(@child.except("status", "reason")) if @child
       status, failure, reason = classify
       record.merge!("status" => status, "failure" => failure, "reason" => reason)
       unless status == "ok"

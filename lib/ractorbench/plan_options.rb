@@ -54,7 +54,7 @@ module Ractorbench
       chosen = models ? entry.models & models : entry.models
       return nil if chosen.empty?
 
-      configs = suite && (workers || messages) ? override_configs(entry) : entry.configs
+      configs = (suite && (workers || messages)) ? override_configs(entry) : entry.configs
       Plan::Entry.new(workload: entry.workload, models: chosen, configs: configs, params: entry.params.merge(@params))
     end
 

@@ -75,7 +75,7 @@ module Ractorbench
 
     def first_line(err, status)
       line = err.to_s.lines.first&.strip
-      line.nil? || line.empty? ? "exit status #{status.exitstatus.inspect}" : line
+      (line.nil? || line.empty?) ? "exit status #{status.exitstatus.inspect}" : line
     end
 
     # RUBY_* variables change what is measured (GC tuning, M:N, YJIT), so

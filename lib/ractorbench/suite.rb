@@ -57,7 +57,7 @@ module Ractorbench
 
     def entries(scale = 1.0)
       @entries.map do |entry, scaler|
-        next entry if scale == 1.0
+        next entry if (scale - 1.0).abs < Float::EPSILON
 
         scaler ? scaler.call(entry, scale) : scale_messages(entry, scale)
       end

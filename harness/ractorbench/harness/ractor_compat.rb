@@ -8,7 +8,7 @@ module Ractorbench
       module_function
 
       def available?
-        defined?(::Ractor) && ::Ractor.respond_to?(:new) ? true : false
+        Object.const_defined?(:Ractor) && ::Ractor.respond_to?(:new)
       end
 
       def ports?

@@ -101,7 +101,7 @@ module Ractorbench
         analysis = Analysis.new(Store.read(session.path))
         @out.write(renderer.render(analysis))
         @err.puts("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
-        analysis.failed.zero? && analysis.digest_check.agree? ? 0 : 1
+        (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
       end
 
       def renderer

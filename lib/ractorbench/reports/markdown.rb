@@ -14,7 +14,7 @@ module Ractorbench
 
       def render(analysis)
         rows = Rows.for(analysis)
-        [machine_line(analysis.header), "", line(HEADINGS), line(HEADINGS.map.with_index { |_, i| i < 5 ? "---" : "---:" }),
+        [machine_line(analysis.header), "", line(HEADINGS), line(HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }),
           *rows.map { |r| line(cells(r)) }, "", *Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l }].join("\n") + "\n"
       end
 

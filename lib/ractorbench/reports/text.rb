@@ -42,7 +42,7 @@ module Ractorbench
         body = rows.reject { |r| r["unsupported"] }.flat_map do |r|
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
           [["messages-only", r["messages_time"]], ["whole-process", r["whole_time"]]].map do |label, s|
-            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Format.fixed(s[k], k == "variance" ? 8 : 4) }
+            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Format.fixed(s[k], (k == "variance") ? 8 : 4) }
           end
         end
         table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)

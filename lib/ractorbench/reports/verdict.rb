@@ -24,7 +24,7 @@ module Ractorbench
 
         check.disagreements.flat_map do |d|
           workload, jobs, params = d.key
-          ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{params.empty? ? "" : ", #{params}"}): expected #{d.expected}; " \
+          ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{", #{params}" unless params.empty?}): expected #{d.expected}; " \
             "these runs differ and are excluded from the statistics:"] +
             d.runs.map { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" }
         end

@@ -18,7 +18,7 @@ module Ractorbench
         half = @n / 2
         @median = @n.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
         # Bessel's correction (n - 1), as in the seed's analyser; undefined for one sample.
-        @variance = @n < 2 ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
+        @variance = (@n < 2) ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
         @stddev = @variance && Math.sqrt(@variance)
       end
 
@@ -28,7 +28,7 @@ module Ractorbench
 
       # Standard deviation relative to the mean; nil when it cannot be known.
       def relative_spread
-        stddev && mean&.positive? ? stddev / mean : nil
+        (stddev && mean&.positive?) ? stddev / mean : nil
       end
 
       def to_h
