@@ -70,6 +70,7 @@ class ReportTest < Minitest::Test
 
   def test_bad_report_inputs
     assert_usage_error ractorbench("report", File.join(@dir, "missing.jsonl")), /cannot read .*missing.jsonl: no such file/
+    assert_usage_error ractorbench("report", @dir), /cannot read .*: Is a directory/
     foreign = File.join(@dir, "foreign.jsonl")
     File.write(foreign, %({"hello": "world"}\n))
     assert_usage_error ractorbench("report", foreign), /not a ractorbench results file/

@@ -24,6 +24,7 @@ module Ractorbench
     class Bar < Progress
       def initialize(total, io)
         super(io)
+        require "io/console"
         require "ruby-progressbar"
         @bar = ProgressBar.create(total: total, output: io, format: "%j%% %c/%C |%B| %e  %t",
           length: [IO.console&.winsize&.last.to_i, 120].select(&:positive?).min || 100)
