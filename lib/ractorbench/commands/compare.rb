@@ -1,0 +1,132 @@
+# frozen_string_literal: true
+
+require_relative "../comparison"
+require_relative "../comparison/sides"
+require_relative "../comparison/cautions"
+require_relative "../comparison/text"
+require_relative "../comparison/markdown"
+require_relative "../comparison/json"
+require_relative "../first_run"
+require_relative "../atomic_file"
+
+module Ractorbench
+  module Commands
+    # `ractorbench compare A.jsonl B.jsonl [C.jsonl ...]` or
+    # `ractorbench compare FILE --by ruby`: did anything get faster or slower,
+    # by how much, and how sure are we. With --fail-above PCT it exits 1 on
+    # a significant slowdown beyond PCT percent, for CI.
+    class Compare
+      FORMATS = {"text" => Comparison::Text, "markdown" => Comparison::Markdown, "json" => Comparison::Json}.freeze
+
+      def initialize(argv, out:, err:)
+        @out = out
+        @err = err
+        @format = "text"
+        @metric = "messages_time"
+        @alpha = 0.05
+        @first_run = "auto"
+        parser.parse!(argv)
+        @paths = argv
+        validate
+      end
+
+      def call
+        built = @by ? Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
+          Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
+        comparison = Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
+          key_fields: built.key_fields)
+        nothing_in_common!(comparison) if comparison.rows.empty?
+
+        cautions = Comparison::Cautions.for(comparison, built.analyses)
+        text = FORMATS.fetch(@format).render(comparison, cautions)
+        @output ? AtomicFile.write(@output, text) : @out.write(text)
+        gate(comparison)
+      end
+
+      private
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = "Usage: ractorbench compare A.jsonl B.jsonl [MORE.jsonl ...] | compare FILE --by ruby [options]"
+          o.on("--by FIELD", "compare within one file: ruby (each Ruby against the first)") { |f| @by = by(f) }
+          o.on("--baseline NAME", "with --by ruby: the Ruby to compare against (default the first --ruby)") { |n| @baseline = n }
+          o.on("--time KIND", "messages (default) or whole: which time to compare") { |t| @metric = metric(t) }
+          o.on("--alpha A", "significance level (default 0.05)") { |a| @alpha = alpha(a) }
+          o.on("--fail-above PCT", "exit 1 if a configuration is significantly slower by more than PCT%") { |p| @fail_above = percent(p) }
+          o.on("--first-run MODE", "auto|include|exclude (see `report --help`)") { |m| @first_run = FirstRun.parse(m) }
+          o.on("--format NAME", "#{FORMATS.keys.join(", ")} (default text)") { |f| @format = format_name(f) }
+          o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+        end
+      end
+
+      def validate
+        if @by
+          raise UsageError, "--by ruby compares the Rubies of one results file; give one file, got #{@paths.size}" unless @paths.size == 1
+        elsif @paths.size < 2
+          raise UsageError, "compare needs two results files (`ractorbench compare before.jsonl after.jsonl`) " \
+            "or one with --by ruby"
+        end
+        raise UsageError, "--baseline NAME goes with --by ruby; with files, the first file is the baseline" if @baseline && !@by
+      end
+
+      def nothing_in_common!(comparison)
+        raise UsageError, "no configuration (same #{comparison.key_fields.join(", ")}) has successful runs on both " \
+          "sides; compare files made with the same workloads, models, --workers and --messages"
+      end
+
+      # 0, or 1 when --fail-above finds a significant slowdown beyond it.
+      def gate(comparison)
+        return 0 unless @fail_above
+
+        if comparison.runs_needed
+          @err.puts("ractorbench: warning: --fail-above #{format_pct(@fail_above)}: some configurations have too few " \
+            "runs for any slowdown to count; run with --reps #{comparison.runs_needed} or more")
+        end
+        regressions = comparison.regressions(@fail_above / 100.0)
+        regressions.each do |r|
+          @err.puts("ractorbench: REGRESSION #{comparison.label(r.key)}: #{Comparison::Cells.percent(r.change)} " \
+            "(limit +#{format_pct(@fail_above)}%, Holm p #{Comparison::Cells.p(r.p_holm)})")
+        end
+        regressions.empty? ? 0 : 1
+      end
+
+      def by(field)
+        return field if field == "ruby"
+
+        raise UsageError, "--by takes ruby (each Ruby of one file against the first), got #{field.inspect}"
+      end
+
+      def metric(text)
+        Comparison::METRICS.fetch(text) { raise UsageError, "--time must be messages or whole, got #{text.inspect}" }
+      end
+
+      def alpha(text)
+        value = Float(text)
+        raise ArgumentError unless value.positive? && value < 1
+
+        value
+      rescue ArgumentError
+        raise UsageError, "--alpha must be a number between 0 and 1, e.g. 0.05; got #{text.inspect}"
+      end
+
+      def percent(text)
+        value = Float(text.delete_suffix("%"))
+        raise ArgumentError if value.negative?
+
+        value
+      rescue ArgumentError
+        raise UsageError, "--fail-above takes a percentage, e.g. 10 for 10% slower; got #{text.inspect}"
+      end
+
+      def format_name(name)
+        return name if FORMATS.key?(name)
+
+        raise UsageError, "unknown format #{name.inspect} for compare; choose one of: #{FORMATS.keys.join(", ")}"
+      end
+
+      def format_pct(value) = (value == value.round) ? value.round.to_s : value.to_s
+    end
+
+    CLI.register("compare", Compare, "did it get faster or slower? two results files, or --by ruby in one")
+  end
+end

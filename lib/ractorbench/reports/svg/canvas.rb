@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require "cgi"
+
+module Ractorbench
+  module Reports
+    module Svg
+      # Writes one inline <svg> element. Every text and every attribute value
+      # goes through CGI.escapeHTML here, so a workload or Ruby named
+      # `<script>...` (names come from results files) stays text.
+      class Canvas
+        attr_reader :width, :height
+
+        def initialize(width, height, label:)
+          @width = width
+          @height = height
+          @label = label
+          @parts = []
+        end
+
+        def rect(x, y, w, h, **attrs) = element("rect", {x: x, y: y, width: [w, 0].max, height: [h, 0].max}.merge(attrs))
+
+        def line(x1, y1, x2, y2, **attrs) = element("line", {x1: x1, y1: y1, x2: x2, y2: y2}.merge(attrs))
+
+        def circle(cx, cy, r, **attrs) = element("circle", {cx: cx, cy: cy, r: r}.merge(attrs))
+
+        def polyline(points, **attrs)
+          element("polyline", {points: points.map { |x, y| "#{num(x)},#{num(y)}" }.join(" "), fill: "none"}.merge(attrs))
+        end
+
+        # A tooltip (<title>) goes inside the shape it explains.
+        def text(x, y, content, tooltip: nil, **attrs)
+          inner = escape(content.to_s) + (tooltip ? "<title>#{escape(tooltip)}</title>" : "")
+          @parts << "<text#{attributes({x: x, y: y}.merge(attrs))}>#{inner}</text>"
+        end
+
+        def to_s
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\"#{attributes(viewBox: "0 0 #{width} #{height}",
+            width: width, height: height, "aria-label": @label)}><title>#{escape(@label)}</title>#{@parts.join}</svg>"
+        end
+
+        private
+
+        def element(name, attrs)
+          tooltip = attrs.delete(:tooltip)
+          @parts << (tooltip ? "<#{name}#{attributes(attrs)}><title>#{escape(tooltip)}</title></#{name}>" : "<#{name}#{attributes(attrs)}/>")
+        end
+
+        def attributes(attrs)
+          attrs.map { |k, v| " #{k.to_s.tr("_", "-")}=\"#{escape(v.is_a?(Float) ? num(v) : v.to_s)}\"" }.join
+        end
+
+        def num(value) = format("%.2f", value).sub(/\.?0+\z/, "")
+
+        def escape(text) = CGI.escapeHTML(text)
+      end
+    end
+  end
+end

@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Stats
+    # Outliers by the modified z-score of Iglewicz and Hoaglin (1993):
+    #   M = 0.6745 (x - median) / MAD,  MAD = median |x - median|,
+    # an outlier when |M| > 3.5. Median and MAD are themselves robust, so one
+    # wild run cannot hide itself by inflating the spread, as it does with
+    # the mean and standard deviation. hyperfine uses the same score but flags
+    # only beyond about 10 standard deviations; 3.5 is the authors' advice.
+    module Outliers
+      THRESHOLD = 3.5
+      # 0.6745 is the 75th percentile of the standard normal: it makes the
+      # MAD comparable to a standard deviation for normal data.
+      SCALE = 0.6745
+
+      module_function
+
+      # One score per value, in the order given. When the MAD is 0 (half the
+      # values or more are identical) any value off the median scores
+      # infinite, as in hyperfine: seven runs of 10 and one of 100 has an outlier.
+      def modified_z_scores(values)
+        values = values.map(&:to_f)
+        med = median(values)
+        mad = values.empty? ? 0.0 : median(values.map { |v| (v - med).abs })
+        return values.map { |v| (v == med) ? 0.0 : (v - med) * Float::INFINITY } if mad.zero?
+
+        values.map { |v| SCALE * (v - med) / mad }
+      end
+
+      # Indices of the outliers.
+      def indices(values, threshold: THRESHOLD)
+        scores = modified_z_scores(values)
+        scores.each_index.select { |i| scores[i].abs > threshold }
+      end
+
+      def median(values)
+        return nil if values.empty?
+
+        sorted = values.sort
+        half = sorted.size / 2
+        sorted.size.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
+      end
+    end
+  end
+end

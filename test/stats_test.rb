@@ -1,0 +1,182 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "ractorbench/stats/median_interval"
+require "ractorbench/stats/mann_whitney"
+require "ractorbench/stats/holm"
+require "ractorbench/stats/geometric_mean"
+require "ractorbench/stats/outliers"
+require "ractorbench/stats/bootstrap"
+
+# Reference values come from R 4.2.2 (Rscript on this machine) unless a
+# test says otherwise; each test shows the R expression that produced them.
+class StatsTest < Minitest::Test
+  include Ractorbench::Stats
+
+  # --- median interval (order statistics) ---------------------------------
+
+  def test_median_interval_orders_match_r_qbinom
+    # R: for (n in c(6,10,20,50)) { L <- qbinom(0.025, n, 0.5); cat(n, L, n-L+1, 1-2*pbinom(L-1, n, 0.5)) }
+    {6 => [1, 0.96875], 10 => [2, 0.978515625], 20 => [6, 0.958610534667969], 50 => [18, 0.967160862435731]}.each do |n, (k, coverage)|
+      order, actual = MedianInterval.order(n, 0.95)
+      assert_equal k, order, "n=#{n}"
+      assert_in_delta coverage, actual, 1e-12, "n=#{n}"
+    end
+  end
+
+  def test_median_interval_of_a_sample
+    # R: x <- c(12.1, 11.8, 12.6, 13.0, 11.9, 12.2, 12.4, 15.9, 12.0, 12.3); s <- sort(x)
+    #    median(x) = 12.25; s[qbinom(0.025, 10, 0.5)] = 11.9; s[10 - 2 + 1] = 13
+    ci = MedianInterval.for([12.1, 11.8, 12.6, 13.0, 11.9, 12.2, 12.4, 15.9, 12.0, 12.3])
+    assert_in_delta 12.25, ci.median
+    assert_in_delta 11.9, ci.low
+    assert_in_delta 13.0, ci.high
+    assert_in_delta 0.978515625, ci.confidence
+  end
+
+  def test_median_interval_needs_six_samples_as_benchstat_says
+    # benchstat (golang.org/x/perf benchmath TestSummaryNone): {-10,2,3,4,5,6} at 0.95 gives
+    # center 3.5, [-10, 6], confidence 1 - 0.03125; and "need >= 6 samples" below that.
+    ci = MedianInterval.for([-10, 2, 3, 4, 5, 6])
+    assert_equal [3.5, -10.0, 6.0], [ci.median, ci.low, ci.high]
+    assert_in_delta 0.96875, ci.confidence
+    assert_equal 6, MedianInterval.min_samples(0.95)
+    assert_equal 8, MedianInterval.min_samples(0.99) # benchmath: "need >= 8 samples" at 0.99
+
+    small = MedianInterval.for([1.0, 2.0, 3.0, 4.0, 5.0])
+    refute small.known?
+    assert_equal 3.0, small.median
+    assert_match(/need 6 or more samples for a 95% interval of the median, have 5/, small.reason)
+  end
+
+  # --- Mann-Whitney U --------------------------------------------------------
+
+  def test_mann_whitney_exact_without_ties
+    # R: wilcox.test(c(0.8,0.83,1.89,1.04,1.45,1.38,1.91,1.64,0.73,1.46), c(1.15,0.88,0.90,0.74,1.21))
+    #    W = 35, p-value = 0.254412254412254 (exact)
+    r = MannWhitney.test([0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46], [1.15, 0.88, 0.90, 0.74, 1.21])
+    assert_equal :exact, r.method
+    assert_in_delta 35, r.u
+    assert_in_delta 0.254412254412254, r.p, 1e-12
+  end
+
+  def test_mann_whitney_fully_separated_samples
+    # R: wilcox.test(c(1.1,2.2,3.3,4.4), c(5.5,6.6,7.7,8.8)) -> W = 0, p = 0.0285714285714286 (= 2/70),
+    # also benchstat's uTestMinP[4].
+    r = MannWhitney.test([1.1, 2.2, 3.3, 4.4], [5.5, 6.6, 7.7, 8.8])
+    assert_in_delta 0.0285714285714286, r.p, 1e-12
+    assert_in_delta 0.0285714285714286, MannWhitney.min_p(4, 4), 1e-12
+    assert_in_delta 0.1, MannWhitney.min_p(3, 3), 1e-12 # benchstat: 3 a side can never reach 0.05
+  end
+
+  def test_mann_whitney_normal_approximation_with_ties
+    # R: wilcox.test(c(1.83,0.50,1.62,2.48,1.68,1.88,1.55,3.06,1.30),
+    #                c(0.878,0.647,0.598,2.05,1.06,1.29,1.06,3.14,1.29)) -> W = 58, p = 0.132919458185319
+    r = MannWhitney.test([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30],
+      [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
+    assert_equal :normal, r.method
+    assert_in_delta 58, r.u
+    assert_in_delta 0.132919458185319, r.p, 1e-12
+
+    # R: wilcox.test(c(1,-1,-1,-1), c(-1,1,1,1)) -> W = 4, p = 0.247061525091658
+    assert_in_delta 0.247061525091658, MannWhitney.test([1, -1, -1, -1], [-1, 1, 1, 1]).p, 1e-12
+  end
+
+  def test_mann_whitney_large_samples_use_the_normal_approximation
+    # R: set.seed(7); u <- round(rnorm(60, 10, 1), 3); v <- round(rnorm(55, 10.4, 1), 3); wilcox.test(u, v)
+    #    -> W = 1363, p = 0.108691673135698
+    u = [12.287, 8.803, 9.306, 9.588, 9.029, 9.053, 10.748, 9.883, 10.153, 12.19, 10.357, 12.717, 12.281, 10.324,
+      11.896, 10.468, 9.106, 9.693, 9.995, 10.988, 10.84, 10.705, 11.306, 8.612, 11.273, 10.184, 10.752, 10.592, 9.017,
+      9.724, 9.129, 10.719, 10.111, 9.922, 9.58, 9.438, 10.998, 8.895, 9.858, 10.315, 11.219, 9.301, 9.715, 8.688,
+      9.609, 9.598, 11.351, 10.591, 10.101, 10.931, 9.737, 9.992, 10.367, 11.707, 10.724, 10.481, 8.432, 10.318,
+      10.166, 9.1]
+    v = [10.476, 10.559, 10.944, 11.105, 10.719, 11.509, 11.169, 11.553, 11.661, 11.101, 10.833, 9.477, 9.784, 9.533,
+      8.76, 9.074, 9.511, 9.842, 10.338, 12.823, 10.743, 10.404, 10.429, 10.007, 9.607, 10.088, 10.054, 10.095, 8.614,
+      10.987, 12.036, 9.755, 11.019, 10.636, 11.247, 9.826, 11.518, 8.86, 9.962, 10.249, 10.919, 10.988, 10.321,
+      9.226, 10.709, 8.796, 11.391, 11.423, 11.24, 10.52, 9.974, 10.859, 11.045, 11.012, 9.511]
+    r = MannWhitney.test(u, v)
+    assert_equal :normal, r.method
+    assert_in_delta 1363, r.u
+    assert_in_delta 0.108691673135698, r.p, 1e-12
+  end
+
+  def test_mann_whitney_identical_values_cannot_differ
+    assert_equal 1.0, MannWhitney.test([1.0] * 4, [1.0] * 4).p # benchstat: "all samples are equal", p = 1
+  end
+
+  # --- Holm, geometric mean, outliers ----------------------------------------
+
+  def test_holm_matches_r_p_adjust
+    # R: p.adjust(c(0.01, 0.04, 0.03, 0.005, 0.20, 0.04), "holm") -> 0.05 0.12 0.12 0.03 0.20 0.12
+    adjusted = Holm.adjust([0.01, 0.04, 0.03, 0.005, 0.20, 0.04])
+    [0.05, 0.12, 0.12, 0.03, 0.20, 0.12].zip(adjusted).each { |want, got| assert_in_delta want, got, 1e-12 }
+    assert_equal [nil, 0.5], Holm.adjust([nil, 0.5]) # a missing p is not a comparison
+  end
+
+  def test_geometric_mean
+    # R: exp(mean(log(c(1.2, 0.8, 1.5, 1.0)))) -> 1.09544511501033 (= 1.44 ** 0.25 by hand)
+    assert_in_delta 1.09544511501033, GeometricMean.of([1.2, 0.8, 1.5, 1.0]), 1e-12
+    assert_in_delta 1.0, GeometricMean.of([2.0, 0.5]), 1e-12 # twice as fast and twice as slow cancel out
+    assert_nil GeometricMean.of([1.0, 0.0])
+  end
+
+  def test_modified_z_scores_match_r
+    # R: y <- c(0.5, 0.30, 0.29, 0.31, 0.30); 0.6745 * (y - median(y)) / mad(y, constant = 1)
+    #    -> 13.4900 0 -0.6745 0.6745 0
+    [13.49, 0, -0.6745, 0.6745, 0].zip(Outliers.modified_z_scores([0.5, 0.30, 0.29, 0.31, 0.30])).each do |want, got|
+      assert_in_delta want, got, 1e-9
+    end
+    assert_equal [0], Outliers.indices([0.5, 0.30, 0.29, 0.31, 0.30]) # hyperfine's test vector: one outlier
+
+    # R: x as in test_median_interval_of_a_sample -> only 15.9 scores above 3.5 (8.206416666666673)
+    x = [12.1, 11.8, 12.6, 13.0, 11.9, 12.2, 12.4, 15.9, 12.0, 12.3]
+    assert_in_delta 8.206416666666673, Outliers.modified_z_scores(x)[7], 1e-9
+    assert_equal [7], Outliers.indices(x)
+  end
+
+  def test_outliers_when_most_values_are_equal
+    # hyperfine's test_detect_outliers_if_mad_becomes_0: seven 10s and one 100 -> one outlier
+    assert_equal [7], Outliers.indices([10.0] * 7 + [100.0])
+    assert_empty Outliers.indices([1000.0, 0.0]) # hyperfine: two values, no outlier
+  end
+
+  # --- bootstrap interval of a ratio of medians --------------------------------
+
+  A = [0.0412, 0.0398, 0.0431, 0.0405, 0.0420, 0.0416, 0.0409, 0.0445, 0.0401, 0.0413].freeze
+  B = [0.0501, 0.0489, 0.0512, 0.0478, 0.0530, 0.0495, 0.0507, 0.0521, 0.0486, 0.0499].freeze
+
+  def test_bootstrap_ratio_interval_agrees_with_r_boot
+    # R (boot 1.3-28): d <- data.frame(v = c(A, B), g = rep(1:2, each = 10)); set.seed(1)
+    #   r <- boot(d, function(d, i) { s <- d[i, ]; median(s$v[s$g == 2]) / median(s$v[s$g == 1]) },
+    #             R = 20000, strata = d$g); boot.ci(r, type = "perc")  -> t0 1.212121212, [1.173913043, 1.251851852]
+    # Different random draws, so the bounds agree to within a little Monte Carlo error, not exactly.
+    ci = Bootstrap.ratio_of_medians(B, A, label: "r-reference", resamples: 20_000)
+    assert_in_delta 1.212121212, ci.estimate, 1e-9
+    assert_in_delta 1.173913043, ci.low, 0.005
+    assert_in_delta 1.251851852, ci.high, 0.005
+    refute ci.paired
+  end
+
+  def test_bootstrap_is_reproducible_and_pairs_repetitions
+    a = A.each_with_index.to_h { |v, i| [i + 1, v] }
+    b = B.each_with_index.to_h { |v, i| [i + 1, v] }
+    first = Bootstrap.ratio_of_medians(b, a, label: "same label")
+    again = Bootstrap.ratio_of_medians(b, a, label: "same label")
+    assert first.paired
+    assert_equal [first.low, first.high], [again.low, again.high]
+    assert_operator first.low, :<, first.estimate
+    assert_operator first.high, :>, first.estimate
+
+    # Every B run 20% slower than its own repetition's A run: paired draws see exactly 1.2.
+    exact = Bootstrap.ratio_of_medians(a.transform_values { |v| v * 1.2 }, a, label: "pairs")
+    assert_in_delta 1.2, exact.low, 1e-12
+    assert_in_delta 1.2, exact.high, 1e-12
+  end
+
+  def test_bootstrap_says_when_there_are_too_few_runs
+    ci = Bootstrap.ratio_of_medians([1.0, 1.1, 1.2], [1.0, 1.05, 1.1], label: "few")
+    refute ci.known?
+    assert_in_delta 1.1 / 1.05, ci.estimate
+    assert_match(/need 6 or more runs a side/, ci.reason)
+  end
+end
