@@ -1,0 +1,113 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Harness
+    # When the OS refuses a new thread, ractor or process, the bare error
+    # ("can't create Thread: Resource temporarily unavailable") does not say
+    # which of several limits was hit. This names the likeliest one, with the
+    # figures, so the failed run tells the user which knob to turn.
+    module ResourceLimits
+      # The limit the OS enforced, as raised in place of the bare error.
+      class Reached < StandardError; end
+
+      REFUSALS = [ThreadError, Errno::EAGAIN, Errno::ENOMEM].freeze
+
+      module_function
+
+      # Runs the block that creates units; turns a refusal into Reached.
+      def guard(what)
+        yield
+      rescue *REFUSALS => e
+        raise if e.is_a?(ThreadError) && !e.message.include?("can't create")
+
+        raise Reached, "#{e.class}: #{e.message} while creating #{what}: #{explain}"
+      end
+
+      def explain
+        facts = limits
+        culprit = facts.find { |f| f[:exhausted] }
+        known = facts.map { |f| "#{f[:name]} #{f[:value]}#{" (in use: #{f[:used]})" if f[:used]}" }.join(", ")
+        lead = culprit ? "limit reached: #{culprit[:name]} (#{culprit[:hint]})" : "no limit below was exhausted, so probably memory for thread stacks"
+        "#{native_threads || "?"} native threads in this process; #{lead}; limits: #{known}"
+      end
+
+      # Every limit that caps threads or processes, most specific first.
+      def limits
+        facts = []
+        vm_kb = status_kb("VmSize")
+        as = rlimit(:AS)
+        facts << fact("RLIMIT_AS", as && "#{as / 1024} KB", vm_kb && "#{vm_kb} KB", as && vm_kb && vm_kb * 1024 + 8 * 1024**2 > as,
+          "ulimit -v: each thread needs stack address space")
+        pids_max, pids_now = cgroup_pids
+        facts << fact("cgroup pids.max", pids_max, pids_now, pids_max.is_a?(Integer) && pids_now && pids_now >= pids_max - 1,
+          "the container's task limit")
+        nproc = rlimit(:NPROC)
+        facts << fact("RLIMIT_NPROC", nproc || "unlimited", nil, nproc && Process.uid != 0 && native_threads.to_i >= nproc - 1,
+          "ulimit -u: counts every thread and process of user #{Process.uid}#{" (not enforced for root)" if Process.uid.zero?}")
+        max_map = read_int("/proc/sys/vm/max_map_count")
+        maps = count_lines("/proc/self/maps")
+        facts << fact("vm.max_map_count", max_map, maps, max_map && maps && maps >= max_map - 16, "two memory maps per thread stack")
+        tasks = system_tasks
+        threads_max = read_int("/proc/sys/kernel/threads-max")
+        facts << fact("kernel.threads-max", threads_max, tasks, threads_max && tasks && tasks >= threads_max - 16, "threads on the whole system")
+        pid_max = read_int("/proc/sys/kernel/pid_max")
+        facts << fact("kernel.pid_max", pid_max, tasks, pid_max && tasks && tasks >= pid_max - 16, "task ids on the whole system")
+        facts.select { |f| f[:value] }
+      end
+
+      def fact(name, value, used, exhausted, hint)
+        {name: name, value: value, used: used, exhausted: exhausted ? true : false, hint: hint}
+      end
+
+      def rlimit(resource)
+        soft, = Process.getrlimit(resource)
+        (soft == Process::RLIM_INFINITY) ? nil : soft
+      rescue ArgumentError, NotImplementedError, Errno::EINVAL
+        nil
+      end
+
+      def native_threads
+        status_kb("Threads")
+      end
+
+      def status_kb(field)
+        File.foreach("/proc/self/status") { |l| return l.split[1].to_i if l.start_with?("#{field}:") }
+        nil
+      rescue SystemCallError
+        nil
+      end
+
+      # cgroup v2, else v1: [max (Integer or "max"), current].
+      def cgroup_pids
+        %w[/sys/fs/cgroup /sys/fs/cgroup/pids].each do |dir|
+          max = read("#{dir}/pids.max")&.strip
+          next unless max
+
+          return [(max == "max") ? "max" : max.to_i, read_int("#{dir}/pids.current")]
+        end
+        [nil, nil]
+      end
+
+      # The fourth field of /proc/loadavg: running/total scheduling entities.
+      def system_tasks
+        read("/proc/loadavg")&.split&.at(3)&.split("/")&.last&.to_i
+      end
+
+      def count_lines(path)
+        File.foreach(path).count
+      rescue SystemCallError
+        nil
+      end
+
+      def read_int(path)
+        read(path)&.strip&.to_i
+      end
+
+      def read(path)
+        File.read(path)
+      rescue SystemCallError
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,98 @@
+# frozen_string_literal: true
+
+require_relative "rows"
+require_relative "verdict"
+require_relative "notes"
+
+module Ractorbench
+  module Reports
+    # The seeds' own form: Benchmark.bm's user / system / total / (real) per
+    # model, and a ">times faster:" row per model dividing the baseline by
+    # it, column by column. Benchmark prints NaN where a column is 0 (seed
+    # 003's system column); here such a ratio is "-". Figures are medians;
+    # each line ends with its run count and the spread of real.
+    module Bm
+      LABEL_WIDTH = 15
+      CAPTION = "      user     system      total        real"
+      COLUMNS = %w[user system total real].freeze
+
+      module_function
+
+      def render(analysis)
+        rows = Rows.for(analysis)
+        blocks = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
+        [legend, *blocks.map { |key, group| block(key, group, analysis) }, Verdict.lines(analysis)].flatten.join("\n") + "\n"
+      end
+
+      def legend
+        "user/system: CPU seconds of the whole child process (Ruby start-up included); real: messages-only seconds " \
+          "(what Benchmark.bm would time); medians over n runs, ± the std dev of real."
+      end
+
+      def block(key, group, analysis)
+        workload, params, workers, messages, ruby = key
+        cpu = cpu_by_model(analysis, key)
+        figures = group.to_h { |r| [r["model"], figures(r, cpu[r["model"]])] }
+        base = baseline(group, figures)
+        group = group.partition { |r| r["model"] == base }.flatten
+        settings = group.first["settings"]
+        title = "#{workload}#{" (#{params})" if params} W=#{workers} M=#{messages} #{ruby}#{" [#{settings}]" if settings}" \
+          "#{"; baseline #{base}" if base}"
+        lines = ["", title, " " * LABEL_WIDTH + CAPTION]
+        group.each { |r| lines << model_line(r, figures[r["model"]]) }
+        group.each do |r|
+          next if base.nil? || r["model"] == base || figures[r["model"]].nil?
+
+          lines << faster_line(figures[base], figures[r["model"]], r["model"], base)
+        end
+        lines
+      end
+
+      # Medians of each run's user and system CPU, which Rows does not keep.
+      def cpu_by_model(analysis, key)
+        workload, params, workers, messages, ruby = key
+        analysis.groups.each_with_object({}) do |g, by_model|
+          next unless [g.workload, g.params_label, g.workers, g.messages, g.ruby] == [workload, params, workers, messages, ruby]
+
+          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Summary.new(g.ok_runs.map { |run| run[k] }).median] }
+        end
+      end
+
+      def figures(row, cpu)
+        return nil if row["unsupported"] || row["samples"].to_i.zero? || cpu.nil? || cpu["user"].nil?
+
+        {"user" => cpu["user"], "system" => cpu["system"], "total" => cpu["user"] + cpu["system"],
+         "real" => row["messages_time"]["median"], "stddev" => row["messages_time"]["stddev"], "n" => row["samples"]}
+      end
+
+      # serial where it ran; else threads (the seeds' other reference); else the first.
+      def baseline(group, figures)
+        measured = group.map { |r| r["model"] }.select { |m| figures[m] }
+        ([Analysis::BASELINE, "threads"] & measured).first || measured.first
+      end
+
+      def model_line(row, f)
+        label = row["model"].ljust(LABEL_WIDTH)
+        return "#{label}#{row["unsupported"]}" if row["unsupported"]
+        return "#{label}no successful run (#{row["failed"]} failed)" unless f
+
+        spread = f["stddev"] ? format(" ± %.6f", f["stddev"]) : ""
+        format("%s%10.6f %10.6f %10.6f (%10.6f)  n=%d%s", label, f["user"], f["system"], f["total"], f["real"], f["n"], spread)
+      end
+
+      def faster_line(base, other, model, base_name)
+        cells = COLUMNS.map { |c| ratio(base[c], other[c]) }
+        format("%s%10s %10s %10s (%10s)  %s vs %s", ">times faster:".ljust(LABEL_WIDTH), *cells, base_name, model)
+      end
+
+      # baseline / model; "-" where the model's figure is 0 (or missing).
+      def ratio(numerator, denominator)
+        return "-" if numerator.nil? || denominator.nil? || denominator.zero?
+
+        format("%.6f", numerator / denominator)
+      end
+    end
+
+    register("bm", Bm)
+  end
+end
