@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+require_relative "../ractorbench/harness"
+require_relative "target"
+require_relative "result_digest"
+require_relative "user_code"
+
+module Ractorbench
+  module Harness
+    module Try
+      # The "try" workload: the work a user's file defines, run by every
+      # model like any other workload. Its parameters name the file (and,
+      # optionally, the module); each job is [index, item] so that results
+      # can be compared item by item whatever order a model returns them in.
+      module Adapter
+        extend Harness::Workload
+        workload "try", "the work a user's file defines (`ractorbench try FILE`)"
+
+        # A failure in the user's work, with where in their code it happened.
+        class WorkError < StandardError; end
+
+        # Runs in the child's main ractor before any model starts, so the
+        # user's module is loaded before workers fork or ractors start.
+        def self.jobs(count, params)
+          target = Target.load(params.fetch(:file), params[:module])
+          # A module and a frozen string are shareable, so workers in other
+          # ractors may read these.
+          @target = target
+          @file = File.expand_path(params.fetch(:file)).freeze
+          Target.items(target, count).each_with_index.map { |item, index| [index, item] }
+        end
+
+        def self.work(job)
+          index, item = job
+          [index, @target.work(item)]
+        rescue => e
+          frame = UserCode.frame(e.backtrace, @file)
+          raise WorkError, "#{e.class}: #{e.message.lines.first&.strip} (#{frame || "in #{@target}.work"}, item #{index})"
+        end
+
+        def self.digest(results)
+          ResultDigest.call(results)
+        end
+
+        def self.validate(params, _count)
+          "needs the parameter file=PATH" unless params[:file]
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,155 @@
+# frozen_string_literal: true
+
+# `ruby harness/try/preflight.rb SPEC_JSON`: the quick check `ractorbench try`
+# runs before any measurement, in a child of the Ruby under test. It loads the
+# user's file, checks the contract, times a few items serially, and tries
+# what each model will need (Marshal for processes, a real ractor for
+# ractors), so that bad input fails in a second, not after a sweep.
+#
+# Writes JSON lines to fd 3: {"stage": ...} as it goes (so the driver knows
+# where a run that never finished was stuck), then one final record.
+require "json"
+require_relative "../ractorbench/harness"
+require_relative "target"
+require_relative "result_digest"
+require_relative "marshal_check"
+require_relative "ractor_check"
+
+module Ractorbench
+  module Harness
+    module Try
+      # The checks, in order; each failure ends the check with a record.
+      class Preflight
+        def initialize(spec, out)
+          @file = File.expand_path(spec.fetch("file"))
+          @module = spec["module"]
+          @sample = Integer(spec.fetch("sample"))
+          @budget = Float(spec.fetch("budget"))
+          @out = out
+        end
+
+        def call
+          RactorCompat.silence_experimental_warning
+          trap_timeout
+          target = stage("load") { Target.load(@file, @module) }
+          items = stage("items") { Target.items(target, @sample) }
+          timing = stage("work") { time_work(target, items) }
+          results = timing.delete(:results)
+          stage("repeat") { check_repeatable(target, items.first, results.first) }
+          marshal = stage("marshal") { MarshalCheck.call(items.first(results.size), results) }
+          ractor = stage("ractor") { ractor_problem(target, items, results) }
+          finish(timing.merge(
+            "status" => "ok", "module" => target.name, "work_location" => location(target.method(:work)),
+            "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
+            "marshal" => marshal, "ractor" => ractor,
+            "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
+            "shareable_proc" => RactorCompat.available? && ::Ractor.respond_to?(:shareable_proc)
+          ))
+        rescue ContractError => e
+          finish("status" => "bad_input", "problem" => e.message, "location" => e.location || @file)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- exit, NotImplementedError...: report, never a trace
+          frame = UserCode.frame(e.backtrace, @file)
+          finish("status" => "bad_input", "problem" => "#{@stage} stopped with #{e.class}: #{e.message.lines.first&.strip}",
+            "location" => frame&.to_s || @file)
+        end
+
+        private
+
+        def stage(name)
+          @stage = name
+          emit("stage" => name)
+          yield
+        end
+
+        # Times `work` on the sample, stopping once the budget is spent (but
+        # after one item at least), and notes how much of the time was CPU.
+        def time_work(target, items)
+          results = []
+          walls = []
+          cpu = 0.0
+          items.each_with_index do |item, index|
+            break if index.positive? && walls.sum > @budget
+
+            wall0 = now
+            cpu0 = cpu_now
+            results << call_work(target, item, index)
+            walls << now - wall0
+            cpu += cpu_now - cpu0
+          end
+          steady = (walls.size > 2) ? walls.drop(1) : walls
+          {:results => results, "sampled" => walls.size, "seconds_per_item" => median(steady),
+           "cpu_share" => walls.sum.positive? ? [cpu / walls.sum, 1.0].min : 1.0}
+        end
+
+        def call_work(target, item, index)
+          target.work(item)
+        rescue => e
+          frame = UserCode.frame(e.backtrace, @file)
+          raise ContractError.new("#{target}.work(item #{index}) raised #{e.class}: #{e.message.lines.first&.strip}",
+            frame&.to_s || location(target.method(:work)))
+        end
+
+        # Every model's results are compared with the serial ones, which only
+        # means something if the same item always gives the same result.
+        def check_repeatable(target, item, first)
+          again = call_work(target, item, 0)
+          return if ResultDigest.fingerprint(first) == ResultDigest.fingerprint(again)
+
+          raise ContractError.new("#{target}.work(item 0) returned #{RactorCheck.preview(first)} and then " \
+            "#{RactorCheck.preview(again)}: work must return the same result for the same item (ractorbench compares " \
+            "every model's results); leave times, random numbers and object ids out of the result",
+            location(target.method(:work)))
+        end
+
+        def ractor_problem(target, items, results)
+          return nil unless RactorCompat.available?
+
+          RactorCheck.call(target, items.first([results.size, 3].min), results, @file)
+        end
+
+        # On SIGUSR1 (the driver's time limit) say where the main thread was.
+        # A main thread blocked on a ractor cannot run this; the driver then
+        # knows the stage from the last line written.
+        def trap_timeout
+          Signal.trap("USR1") do
+            frame = UserCode.frame(caller, @file)
+            finish("status" => "timeout", "stage" => @stage, "location" => frame&.to_s,
+              "source" => frame && UserCode.source_line(frame.path, frame.line))
+            exit!(0)
+          end
+        end
+
+        def location(method)
+          file, line = method.source_location
+          file && "#{file}:#{line}"
+        end
+
+        def median(values)
+          sorted = values.sort
+          return 0.0 if sorted.empty?
+
+          half = sorted.size / 2
+          sorted.size.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
+        end
+
+        def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+        def cpu_now = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+
+        def finish(record)
+          emit(record)
+          record
+        end
+
+        def emit(record)
+          @out.write(JSON.generate(record.compact) + "\n")
+          @out.flush
+        end
+      end
+    end
+  end
+end
+
+out = IO.for_fd(Integer(ENV.fetch("RACTORBENCH_RESULT_FD", "3")), "w", autoclose: false)
+out.close_on_exec = true
+Ractorbench::Harness::Try::Preflight.new(JSON.parse(ARGV.fetch(0)), out).call

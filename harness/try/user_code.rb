@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+module Ractorbench
+  module Harness
+    module Try
+      # Finds the user's own code in a backtrace: the frame a person should
+      # open, not Ruby's library, an installed gem or ractorbench's harness.
+      module UserCode
+        Frame = Struct.new(:path, :line, :label) do
+          def to_s = "#{path}:#{line}"
+        end
+
+        FRAME = /\A(?<path>.+?):(?<line>\d+)(?::in [`'](?<label>.*)')?/
+        # Frozen all the way down, so that code inside a ractor may read it.
+        NOT_USER = [File.expand_path("..", __dir__), RbConfig::CONFIG["rubylibdir"], RbConfig::CONFIG["rubyarchdir"],
+          *(defined?(Gem) ? Gem.path : [])].compact.map { |dir| File.join(File.expand_path(dir), "").freeze }.freeze
+
+        module_function
+
+        def frames(backtrace)
+          Array(backtrace).filter_map do |text|
+            m = FRAME.match(text)
+            Frame.new(m[:path], m[:line].to_i, m[:label]) if m
+          end
+        end
+
+        # The deepest frame in user code (the user's file or a file of theirs
+        # it loads), else nil.
+        def frame(backtrace, file = nil)
+          list = frames(backtrace)
+          list.find { |f| user?(f.path) } || (file && list.find { |f| same_file?(f.path, file) })
+        end
+
+        # The first frame in the user's file itself: where their work calls
+        # into the code that failed.
+        def frame_in(backtrace, file)
+          frames(backtrace).find { |f| same_file?(f.path, file) }
+        end
+
+        def user?(path)
+          return false if path.start_with?("<internal:", "<")
+
+          full = File.expand_path(path)
+          NOT_USER.none? { |dir| full.start_with?(dir) }
+        end
+
+        def same_file?(path, file)
+          File.expand_path(path) == File.expand_path(file)
+        end
+
+        def source_line(path, line)
+          File.foreach(path).with_index(1) { |text, i| return text.strip if i == line }
+          nil
+        rescue SystemCallError, IOError
+          nil
+        end
+      end
+    end
+  end
+end

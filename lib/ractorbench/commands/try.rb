@@ -1,0 +1,211 @@
+# frozen_string_literal: true
+
+require "shellwords"
+require "stringio"
+require "time"
+require_relative "../catalog"
+require_relative "../number_list"
+require_relative "../ruby_target"
+require_relative "../machine"
+require_relative "../plan"
+require_relative "../collector"
+require_relative "../analysis"
+require_relative "../sweep"
+require_relative "../units"
+require_relative "../try/preflight"
+require_relative "../try/diagnosis"
+require_relative "../try/sweep_plan"
+require_relative "../try/report"
+require_relative "../try/paths"
+
+module Ractorbench
+  module Commands
+    # `ractorbench try FILE`: the user's own work under every model, at
+    # 1, 2, ... workers, each run a measured run of the "try" workload
+    # (harness/try/adapter.rb) through the usual plan, runner and store.
+    class Try
+      ADAPTER = File.join(HARNESS_DIR, "try", "adapter.rb")
+      DEFAULT_MODELS = %w[serial threads processes ractors].freeze
+      DEFAULT_REPS = 6
+      DEFAULT_TIMEOUT = 60.0
+
+      CONTRACT = <<~TEXT
+        FILE defines one module (or class) with a module method `work`, and optionally `items`:
+
+            require "json"
+
+            module ParseOrders
+              def self.items(n)      # n inputs for work (optional; default 1..n)
+                Array.new(n) { |i| JSON.generate({"id" => i, "lines" => [i, i * 2]}) }
+              end
+
+              def self.work(item)    # one unit of your work; returns its result
+                JSON.parse(item)["lines"].sum
+              end
+            end
+
+        work must return the same result for the same item whichever model runs it: ractorbench
+        compares every model's results with serial's, item by item. Items go to processes with
+        Marshal and to ractors as copies, so keep them plain data.
+
+        try first checks FILE in a second or two (the contract, a few items, Marshal, a real ractor);
+        when a model cannot run the work it says which object, where, why and what to change, and
+        sweeps the other models. Exit status: 0 all done, 1 a model could not run the work or runs
+        failed, 2 bad input (FILE missing or broken, contract not met, work never finishing, results
+        that differ between models).
+      TEXT
+
+      Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
+        keyword_init: true)
+
+      def initialize(argv, out:, err:)
+        @out = out
+        @err = err
+        @argv = argv.dup
+        @reps = DEFAULT_REPS
+        @timeout = DEFAULT_TIMEOUT
+        parser.parse!(argv)
+        raise UsageError, "try needs one FILE, e.g. `ractorbench try my_work.rb` (see `ractorbench try --help`)" unless argv.size == 1
+
+        @file = argv.first
+      end
+
+      def call
+        check_file
+        target = ruby.probe!
+        preflight = Ractorbench::Try::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        diagnoses = [Ractorbench::Try::Diagnosis.ractor(preflight), Ractorbench::Try::Diagnosis.marshal(preflight)].compact
+        return check_only(preflight, diagnoses) if @check
+
+        sweep(target, preflight, diagnoses)
+      end
+
+      private
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = "Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:"
+          o.on("--items N", "items per run (default: about #{Ractorbench::Try::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = NumberList.positive_integer("--items", n) }
+          o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = NumberList.positive_integers("--workers", l).uniq.sort }
+          o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = NumberList.positive_integer("--reps", n) }
+          o.on("-m", "--models LIST", "models to sweep (default #{DEFAULT_MODELS.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
+          o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
+          o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
+          o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = NumberList.positive_float("--timeout", t) }
+          o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
+          o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
+          o.on("--check", "only check FILE (contract, Marshal, a ractor): no measurements") { @check = true }
+        end
+      end
+
+      def check_file
+        raise UsageError, "cannot read #{@file}: no such file" unless File.exist?(@file)
+        raise UsageError, "cannot read #{@file}: it is a directory" if File.directory?(@file)
+        raise UsageError, "cannot read #{@file}: permission denied" unless File.readable?(@file)
+      end
+
+      def ruby
+        @ruby_text ? RubyTarget.parse(@ruby_text) : RubyTarget.current
+      end
+
+      def check_only(preflight, diagnoses)
+        @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
+        @out.puts("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
+          "(#{preflight["sampled"]} items checked, #{Units.duration(preflight["seconds_per_item"], space: " ")} each)")
+        diagnoses.empty? ? 0 : 1
+      end
+
+      def sweep(target, preflight, diagnoses)
+        catalog = Catalog.default.with([ADAPTER])
+        models, excluded = choose_models(catalog, preflight, diagnoses)
+        counts = @workers || Ractorbench::Try::SweepPlan.worker_counts(Machine.usable_cores)
+        items, note = Ractorbench::Try::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
+        params = {"file" => File.expand_path(@file), "module" => preflight["module"]}
+        # Serial ignores the worker count: measured once, it is every count's baseline.
+        entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
+          Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
+        plan = Plan.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
+        path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
+        @err.puts("ractorbench: #{plan.runs.size} runs of #{@file}; results in #{path}") if @err.tty?
+        collect(catalog, target, plan, writer)
+        analysis = Analysis.new(Store.read(path))
+        refuse_disagreement(analysis, preflight, path)
+        diagnoses += failure_diagnoses(analysis, preflight, diagnoses)
+        context = Context.new(file: @file, preflight: preflight, items: items, items_note: note,
+          ruby_description: target.info["description"], usable_cores: Machine.usable_cores, reps: @reps, path: path)
+        panel = Sweep.panels(analysis, min_counts: 1).first
+        report = Ractorbench::Try::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
+        @out.write(report.to_s)
+        (report.complete? && excluded.empty?) ? 0 : 1
+      end
+
+      # serial (the baseline), the models asked for or the defaults, minus
+      # those a diagnosis rules out; by default fibers too when the work
+      # mostly waits.
+      def choose_models(catalog, preflight, diagnoses)
+        wanted = (@models || DEFAULT_MODELS).dup
+        wanted << "fibers" if (@models.nil? || @fibers) && fibers?(catalog, preflight) && !wanted.include?("fibers")
+        wanted.each { |m| catalog.model(m) }
+        ruled_out = diagnoses.to_h { |d| [d.model, "#{d.headline} (see above)"] }
+        excluded = wanted.select { |m| ruled_out.key?(m) }.to_h { |m| [m, ruled_out[m]] }
+        [(["serial"] + wanted).uniq - excluded.keys, excluded]
+      end
+
+      def fibers?(catalog, preflight)
+        available = catalog.models.any? { |m| m.name == "fibers" }
+        if @fibers && !available
+          raise UsageError, "--fibers: no fibers model is installed here (harness/models/fibers.rb); see `ractorbench list`"
+        end
+
+        available && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Try::Recommendation::WAITS : @fibers)
+      end
+
+      def collect(catalog, target, plan, writer)
+        # try reports failures itself, after the sweep; on a terminal the
+        # progress bar still shows them as they happen.
+        io = @err.tty? ? @err : StringIO.new
+        Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
+          progress: Progress.for(plan.runs.size, io: io)).collect(plan.runs, first_seq: 1)
+      ensure
+        writer.close
+      end
+
+      # Timings of different computations compare nothing: no report.
+      def refuse_disagreement(analysis, preflight, path)
+        check = analysis.digest_check
+        return if check.agree?
+
+        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }
+          .map { |model, runs| "#{model} (W=#{runs.map { |r| r["workers"] }.uniq.sort.join(",")})" }
+        raise UsageError, "#{Ractorbench::Try::Paths.short(preflight["work_location"])}: work returned different results under " \
+          "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
+          "thread, process or ractor runs it: leave thread, process and ractor identities, object ids, times and random " \
+          "numbers out of the result (runs kept in #{path})"
+      end
+
+      # A model that failed in the sweep on an item the check did not try.
+      def failure_diagnoses(analysis, preflight, known)
+        return [] if known.any? { |d| d.model == "ractors" }
+
+        reason = analysis.runs.find { |r| r["model"] == "ractors" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
+        diagnosis = reason && Ractorbench::Try::Diagnosis.from_failure(reason, preflight)
+        diagnosis ? [diagnosis] : []
+      end
+
+      def header(plan, target, catalog, preflight, items, excluded)
+        {
+          "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
+          "command" => (%w[ractorbench try] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
+          "seed" => plan.seed, "timeout" => @timeout, "scale" => 1.0, "suite" => nil,
+          "machine" => Machine.describe, "rubies" => [target.to_h],
+          "load" => catalog.files - Catalog.default.files, "plan" => plan.to_h,
+          "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
+                    "preflight" => preflight, "excluded" => excluded}
+        }
+      end
+    end
+
+    CLI.register("try", Try, "your own work (FILE) under every model at 1, 2, ... workers, or why a model refuses it")
+  end
+end

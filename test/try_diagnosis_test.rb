@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# Work that a model cannot run: the check child runs it in a real ractor
+# (and through Marshal) and `try --check` names the object, the user's
+# file and line, why, and the fix. Exit 1: the file is fine, a model is not.
+class TryDiagnosisTest < Minitest::Test
+  include CLIHelper
+
+  def check(name)
+    result = ractorbench("try", "test/fixtures/try/#{name}", "--check", chdir: ROOT)
+    assert_equal 1, result.code, result.out + result.err
+    assert_equal "", result.err
+    refute_match(/\.rb:\d+:in /, result.out, "no stack trace")
+    result.out
+  end
+
+  def test_global_variable
+    out = check("global_state.rb")
+    assert_match(/what:  global variable \$factor/, out)
+    assert_match(%r{where: test/fixtures/try/global_state\.rb:8   item \* \$factor}, out)
+    assert_match(/only the main ractor may read or write global variables/, out)
+    assert_match(/Ractor\.make_shareable\(\$factor\)/, out)
+  end
+
+  def test_class_instance_variable
+    out = check("class_ivar.rb")
+    assert_match(/what:  @seen of ClassIvar \(a Hash\)/, out)
+    assert_match(%r{where: test/fixtures/try/class_ivar\.rb:7   @seen\[item\] \|\|= item \* 2}, out)
+    assert_match(/keep it per ractor \(`Ractor\.current\[:seen\] \|\|= \{\}`\)/, out)
+  end
+
+  def test_method_defined_with_a_capturing_block
+    out = check("define_method.rb")
+    assert_match(/what:  a method defined with define_method or define_singleton_method and a block/, out)
+    assert_match(%r{where: test/fixtures/try/define_method\.rb:8}, out)
+    assert_match(/define it with `def` instead/, out)
+  end
+
+  def test_proc_in_a_constant
+    out = check("proc_constant.rb")
+    assert_match(/what:  constant ProcConstant::DOUBLE \(a Proc, not frozen\)/, out)
+    assert_match(%r{where: test/fixtures/try/proc_constant\.rb:7   DOUBLE\.call\(item\)}, out)
+    assert_match(/turn the proc into a method \(`def self\.double\(\.\.\.\)`\)/, out)
+  end
+
+  # A Proc in the result: neither a ractor nor Marshal can carry it.
+  def test_result_that_cannot_travel
+    out = check("returns_proc.rb")
+    assert_match(/^ractors: cannot run this work: its results cannot be copied between ractors$/, out)
+    assert_match(/^processes: cannot run this work: its results cannot be sent between processes$/, out)
+    assert_match(/what:  result\["later"\] \(of item 0\) is a Proc \(Marshal: no _dump_data is defined for class Proc\)/, out)
+    assert_match(%r{where: test/fixtures/try/returns_proc\.rb:4}, out)
+  end
+
+  # The check tries three items in a ractor; this work breaks on the fifth.
+  # The sweep's ractors runs fail, and the failure is diagnosed the same way.
+  def test_unsafe_only_on_later_items_is_diagnosed_from_the_sweep
+    Dir.mktmpdir do |dir|
+      result = ractorbench("try", "test/fixtures/try/late_global.rb", "--workers", "1,2", "--reps", "1", "--items", "8",
+        "-o", File.join(dir, "late.jsonl"), chdir: ROOT)
+      assert_equal 1, result.code, result.out + result.err
+      assert_match(/what:  global variable \$offset/, result.out)
+      assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 4\)}, result.out)
+      assert_match(/INCOMPLETE: 2 of 7 runs failed/, result.out)
+      assert_match(/ractors W=1 rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 4\)/, result.out)
+      refute_match(/Recommendation:/, result.out, "no recommendation from an incomplete sweep")
+    end
+  end
+
+  def test_safe_work_passes_the_check
+    result = ractorbench("try", "examples/json_parse.rb", "--check", chdir: ROOT)
+    assert_equal 0, result.code, result.err
+    assert_match(/JsonParse\.work follows the contract; every model can run it/, result.out)
+  end
+end

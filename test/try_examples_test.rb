@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# `ractorbench try` on each example under examples/, for real: a check
+# child, then one child per run under serial, threads, processes and
+# ractors. Tiny item counts, one or two runs and two worker counts keep it
+# short; what is asserted is the outcome, never a timing.
+class TryExamplesTest < Minitest::Test
+  include CLIHelper
+
+  def setup
+    @dir = Dir.mktmpdir
+  end
+
+  def teardown
+    FileUtils.rm_rf(@dir)
+  end
+
+  def try(file, *args)
+    @results = File.join(@dir, "#{File.basename(file, ".rb")}.jsonl")
+    ractorbench("try", file, "--workers", "1,2", "--reps", "1", "-o", @results, *args, chdir: ROOT)
+  end
+
+  def assert_swept(result, models)
+    assert_equal 0, result.code, result.out + result.err
+    assert_match(/Every model returned the same results as serial/, result.out)
+    assert_match(/speedup over serial \(median\)/, result.out)
+    assert_match(/Recommendation: /, result.out)
+    ran = runs_in(@results)
+    assert ran.all? { |r| r["status"] == "ok" }, ran.reject { |r| r["status"] == "ok" }.map { |r| r["reason"] }.inspect
+    assert_equal models.sort, ran.map { |r| r["model"] }.uniq.sort
+    assert_equal 1, ran.map { |r| r["digest"] }.uniq.size, "every model and worker count computed the same digest"
+    models.each { |m| assert_match(/^\| #{m}\s+\|/, result.out, "a table row for #{m}") }
+  end
+
+  def test_json_parsing_runs_under_every_model
+    result = try("examples/json_parse.rb", "--items", "8")
+    assert_swept(result, %w[serial threads processes ractors])
+    assert_match(/JsonParse\.work on 8 items/, result.out)
+  end
+
+  def test_string_crunching_runs_under_every_model
+    result = try("examples/string_crunch.rb", "--items", "6")
+    assert_swept(result, %w[serial threads processes ractors])
+    # The sweep's jobs are the same items at every worker count: serial ran once.
+    assert_equal [[1, 6]], runs_in(@results).select { |r| r["model"] == "serial" }.map { |r| [r["workers"], r["messages"]] }
+    assert_equal [[1, 6], [2, 3]], runs_in(@results).select { |r| r["model"] == "threads" }.map { |r| [r["workers"], r["messages"]] }.sort
+  end
+
+  # The check measures how much of work's time is CPU; sleeping is not.
+  def test_io_bound_work_is_recognised_as_waiting
+    result = try("examples/slow_service.rb", "--items", "4")
+    expected = %w[serial threads processes ractors]
+    expected << "fibers" if File.exist?(File.join(HARNESS_DIR_FOR_TEST, "models", "fibers.rb"))
+    assert_swept(result, expected)
+    header = results_lines(@results).first
+    assert_operator header.dig("try", "preflight", "cpu_share"), :<, 0.5
+  end
+
+  def test_the_unsafe_example_is_diagnosed_and_the_other_models_still_run
+    result = try("examples/unsafe_cache.rb", "--items", "6")
+    assert_equal 1, result.code, result.err
+    assert_match(/^ractors: cannot run this work: not Ractor-safe$/, result.out)
+    assert_match(/what:  constant UnsafeCache::CACHE \(a Hash, not frozen\)/, result.out)
+    assert_match(%r{where: examples/unsafe_cache\.rb:16   CACHE\[n\] \|\|= slow_square\(n\)}, result.out)
+    assert_match(/fix:   .*Ractor\.current\[:cache\]/, result.out)
+    assert_match(/ractors was not run/, result.out)
+    assert_equal %w[processes serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
+    refute_match(/\.rb:\d+:in /, result.out + result.err, "no stack trace")
+  end
+
+  HARNESS_DIR_FOR_TEST = File.join(ROOT, "harness")
+end
