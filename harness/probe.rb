@@ -3,6 +3,7 @@
 # Run by the driver with each Ruby under test to learn what it is and what it
 # can do; prints one JSON object. Feature detection only, never version maths.
 require "json"
+require_relative "ractorbench/harness/mn_check"
 
 ractor = Object.const_defined?(:Ractor) && Ractor.respond_to?(:new)
 yjit = Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:YJIT)
@@ -13,7 +14,12 @@ features = {
   "fork" => Process.respond_to?(:fork),
   "yjit" => yjit,
   "yjit_enabled" => yjit && RubyVM::YJIT.enabled?,
-  "gc_time" => GC.stat.key?(:time)
+  # Any other JIT in force: the report keeps a JIT Ruby's first run apart.
+  "jit_enabled" => Object.const_defined?(:RubyVM) &&
+    %i[ZJIT RJIT MJIT].any? { |jit| RubyVM.const_defined?(jit) && RubyVM.const_get(jit).enabled? },
+  "gc_time" => GC.stat.key?(:time),
+  # Only when RUBY_MN_THREADS / RUBY_MAX_CPU are set: did they take effect?
+  "mn" => Ractorbench::Harness::MNCheck.call
 }
 puts JSON.generate(
   "ractorbench_probe" => 1,

@@ -28,14 +28,20 @@ module Ractorbench
             busy[io] = worker if worker.give(pending.shift)
           end
         end
-        record_memory(pool.map(&:finish))
+        # Every process measures itself while all are still alive: PSS
+        # divides a shared page among the processes mapping it at that moment.
+        stats = pool.map(&:memory)
+        supervisor_pss = Harness::Memory.pss_kb
+        pool.each(&:finish)
+        record_memory(stats, supervisor_pss)
         results
       end
 
-      def self.record_memory(stats)
+      def self.record_memory(stats, supervisor_pss)
         extra_metrics["workers"] = stats.size
         extra_metrics["workers_peak_rss_kb"] = stats.sum { |s| s[:peak_rss_kb].to_i }
         extra_metrics["workers_pss_kb"] = stats.sum { |s| s[:pss_kb].to_i }
+        extra_metrics["supervisor_pss_kb"] = supervisor_pss
       end
 
       # One forked worker and the supervisor's ends of its two pipes.
@@ -63,6 +69,9 @@ module Ractorbench
             Wire.write(output, Harness::ResultMessage.call { workload.work(job) })
           end
           Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          # Stay alive (pages shared) until told to go. A second message, not
+          # EOF: later workers hold copies of this pipe's write end.
+          Wire.read(input)
           exit!(0)
         end
 
@@ -84,15 +93,18 @@ module Ractorbench
           Wire.read(@reader) or raise EOFError, "worker #{@pid} exited before answering"
         end
 
+        # Tells the worker there are no more jobs; it answers with its memory.
+        def memory
+          Wire.write(@writer, nil)
+          receive
+        end
+
         def finish
           Wire.write(@writer, nil)
-          stats = receive
           @writer.close
           @reader.close
           _, status = Process.wait2(@pid)
           raise "worker #{@pid} failed: #{status.inspect}" unless status.success?
-
-          stats
         end
       end
 

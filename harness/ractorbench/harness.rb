@@ -31,6 +31,7 @@ end
 
 require_relative "harness/ractor_compat"
 require_relative "harness/workload"
+require_relative "harness/primitive"
 require_relative "harness/model"
 require_relative "harness/memory"
 require_relative "harness/result_message"

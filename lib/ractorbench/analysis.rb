@@ -2,6 +2,7 @@
 
 require_relative "stats/summary"
 require_relative "digest_check"
+require_relative "first_run"
 
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
@@ -15,7 +16,7 @@ module Ractorbench
       attr_reader :workload, :model, :workers, :messages, :params, :ruby, :runs, :ok_runs
       attr_accessor :baseline
 
-      def initialize(runs, digest_check)
+      def initialize(runs, digest_check, first_run: nil)
         first = runs.first
         @workload, @model, @workers, @messages, @params, @ruby =
           first.values_at("workload", "model", "workers", "messages", "params", "ruby")
@@ -23,6 +24,19 @@ module Ractorbench
         @runs = runs
         @ok_runs = runs.select { |r| r["status"] == "ok" && !digest_check.wrong?(r) }
         @digest_check = digest_check
+        set_apart_first_run(first_run) if first_run
+      end
+
+      # The earliest successful run, shown on its own; left out of ok_runs
+      # (and so of every statistic) when the FirstRun policy says so.
+      attr_reader :first_run
+
+      def first_run_excluded? = @first_run_excluded || false
+
+      def set_apart_first_run(policy)
+        @first_run = policy.first_of(@ok_runs)
+        @first_run_excluded = policy.exclude?(@ruby, @ok_runs.size)
+        @ok_runs = @ok_runs.reject { |r| r.equal?(@first_run) } if @first_run_excluded
       end
 
       def messages_time = @messages_time ||= Stats::Summary.new(ok_runs.map { |r| r["messages_time"] })
@@ -75,12 +89,14 @@ module Ractorbench
       end
     end
 
-    attr_reader :contents, :digest_check, :groups
+    attr_reader :contents, :digest_check, :groups, :first_run
 
-    def initialize(contents)
+    # first_run: a FirstRun mode (auto, include, exclude).
+    def initialize(contents, first_run: "auto")
       @contents = contents
       @digest_check = DigestCheck.new(contents.runs)
-      @groups = contents.runs.group_by { |r| group_key(r) }.values.map { |runs| Group.new(runs, @digest_check) }
+      @first_run = FirstRun.new(first_run, contents.header)
+      @groups = contents.runs.group_by { |r| group_key(r) }.values.map { |runs| Group.new(runs, @digest_check, first_run: @first_run) }
       link_baselines
     end
 
@@ -100,7 +116,16 @@ module Ractorbench
 
     def link_baselines
       baselines = groups.select { |g| g.model == BASELINE }.to_h { |g| [g.comparison_key, g] }
-      groups.each { |g| g.baseline = baselines[g.comparison_key] }
+      # Serial ignores the worker count, so a serial run of the same jobs
+      # (workers x messages) at another count is the same computation: a
+      # sweep (`try`) measures serial once instead of at every count.
+      same_jobs = groups.select { |g| g.model == BASELINE }.sort_by { |g| g.workers.to_i }.reverse
+        .to_h { |g| [jobs_key(g), g] }
+      groups.each { |g| g.baseline = baselines[g.comparison_key] || same_jobs[jobs_key(g)] }
+    end
+
+    def jobs_key(group)
+      [group.workload, group.workers.to_i * group.messages.to_i, group.params_label, group.ruby]
     end
   end
 end

@@ -4,6 +4,7 @@ require "time"
 require_relative "runner"
 require_relative "store"
 require_relative "progress"
+require_relative "machine"
 
 module Ractorbench
   # Runs a plan's pending runs one at a time, appending each record to the
@@ -34,8 +35,12 @@ module Ractorbench
 
     def measure(spec, seq)
       started_at = Time.now.utc.iso8601(3)
+      # The 1-minute load average as the run began: shows when something
+      # else kept the machine busy during the collection (Warnings).
+      load = Machine.load_average&.first
       outcome = @runner.call(spec, @targets.fetch(spec.ruby))
-      {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => started_at}.merge(spec.to_h).merge(outcome)
+      {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => started_at, "load_average_1m" => load}
+        .merge(spec.to_h).merge(outcome)
     end
 
     def report(record)

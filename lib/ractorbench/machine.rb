@@ -19,8 +19,17 @@ module Ractorbench
         "load_average" => load_average,
         "memory_kb" => meminfo("MemTotal"),
         "os" => os,
-        "hostname" => Etc.uname[:nodename]
+        "hostname" => Etc.uname[:nodename],
+        "scaling_governors" => scaling_governors
       }
+    end
+
+    # {governor => number of CPUs} from cpufreq; nil where the kernel does
+    # not expose it (most VMs and containers). Anything but "performance"
+    # lets the clock follow the load, which makes run times drift.
+    def scaling_governors
+      found = Dir.glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor").filter_map { |f| read(f)&.strip }
+      found.empty? ? nil : found.tally
     end
 
     def usable_cores

@@ -2,6 +2,8 @@
 
 require_relative "child_environment"
 require_relative "output_tail"
+require_relative "child_limits"
+require_relative "interpreter_settings"
 
 module Ractorbench
   # Runs one RunSpec in a fresh child process of the Ruby under test and
@@ -18,6 +20,11 @@ module Ractorbench
     end
 
     def call(spec, target)
+      settings = InterpreterSettings.new(target)
+      if (reason = settings.unsupported_reason)
+        return {"status" => "unsupported", "reason" => "not supported on this Ruby: #{reason}", "settings" => settings.to_h}
+      end
+
       spec_arg = [Marshal.dump(spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model)))].pack("m0")
       result_r, result_w = IO.pipe
       out_r, out_w = IO.pipe
@@ -26,13 +33,14 @@ module Ractorbench
       started = now
       pid = Process.spawn(ChildEnvironment.for(target), *target.argv, CHILD, spec_arg,
         3 => result_w, :out => out_w, :err => err_w, :in => File::NULL,
-        :pgroup => true, :unsetenv_others => true)
+        :pgroup => true, :unsetenv_others => true, **ChildLimits.spawn_options)
       [result_w, out_w, err_w].each(&:close)
       outcome = wait(pid, result_r, OutputTail.new(out_r), OutputTail.new(err_r), started)
       cpu_after = Process.times
       outcome.merge(
         "user" => (cpu_after.cutime - cpu_before.cutime).round(6),
-        "system" => (cpu_after.cstime - cpu_before.cstime).round(6)
+        "system" => (cpu_after.cstime - cpu_before.cstime).round(6),
+        "settings" => settings.to_h
       )
     end
 

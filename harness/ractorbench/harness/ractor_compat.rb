@@ -31,6 +31,34 @@ module Ractorbench
         ::Ractor.method_defined?(:value) ? ractor.value : ractor.take
       end
 
+      # Fan-in through Ractor.select, one channel per sender. On 4.x select
+      # waits on ports (a ractor in select means its termination), so each
+      # sender gets a Port; 3.x has no ports, so select waits on the sender
+      # ractors themselves and they hand each message over with Ractor.yield.
+      def select_channel
+        ports? ? ::Ractor::Port.new : nil
+      end
+
+      # In a sender: pass a message to its select channel.
+      def emit(channel, message)
+        channel ? channel.send(message) : ::Ractor.yield(message)
+      end
+
+      # What main waits on: the senders' ports (4.x) or the senders (3.x).
+      def select_sources(channels, senders)
+        ports? ? channels : senders
+      end
+
+      # [source, message]. On 3.x the message may be a sender's final value
+      # once it has ended; that value is then taken and must not be asked again.
+      def select(sources)
+        ::Ractor.select(*sources)
+      end
+
+      def select_variant
+        ports? ? "Ractor.select over one Ractor::Port per sender" : "Ractor.select over the sender ractors (Ractor.yield)"
+      end
+
       def silence_experimental_warning
         Warning[:experimental] = false if Warning.respond_to?(:[]=)
       end

@@ -11,6 +11,8 @@ module Ractorbench
     #   check(results, count, params) nil, or why the results are wrong
     #   default_params              workload-specific knobs (`--param key=value`)
     #   validate(params, count)     nil, or why the parameters make no sense
+    #   prepare(model, jobs, workers, params)  the run to time (see PreparedRun);
+    #                               a job workload leaves it to the model
     module Workload
       attr_reader :name, :description, :file
 
@@ -40,6 +42,10 @@ module Ractorbench
 
       def check(_results, _count, _params)
         nil
+      end
+
+      def prepare(model, jobs, workers, _params)
+        PreparedRun.new(model.extra_metrics) { model.run(self, jobs, workers) }
       end
     end
   end

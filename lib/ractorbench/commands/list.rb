@@ -2,6 +2,7 @@
 
 require_relative "../catalog"
 require_relative "../suite"
+require_relative "../../../harness/ractorbench/harness/subject"
 
 module Ractorbench
   module Commands
@@ -22,6 +23,8 @@ module Ractorbench
         section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
         section("Models", catalog.models.map { |m| [m.name, m.description] })
         section("Suites", Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
+        section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
+          Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
         0
       end
 

@@ -17,17 +17,21 @@ module Ractorbench
           o.banner = "Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]"
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+          o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
+            "(auto: left out for a JIT Ruby)") { |m| @first_run = FirstRun.parse(m) }
         end.parse!(argv)
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
 
         @path = argv.first
+        # A page of HTML on a terminal helps nobody; piped or redirected it is fine.
+        raise UsageError, "--format html writes a page for a browser: add -o report.html" if @format == "html" && !@output && @out.tty?
       end
 
       def call
         renderer = Reports.fetch(@format)
         contents = Store.read(@path)
         warn_truncated(contents)
-        analysis = Analysis.new(contents)
+        analysis = Analysis.new(contents, first_run: @first_run || "auto")
         text = renderer.render(analysis)
         @output ? AtomicFile.write(@output, text) : @out.write(text)
         analysis.digest_check.agree? ? 0 : 1

@@ -5,6 +5,7 @@ require "time"
 require_relative "../catalog"
 require_relative "../plan_options"
 require_relative "../ruby_target"
+require_relative "../ruby_variants"
 require_relative "../machine"
 require_relative "../collector"
 require_relative "../analysis"
@@ -23,6 +24,7 @@ module Ractorbench
         @argv = argv.dup
         @plan = PlanOptions.new
         @ruby_texts = []
+        @variants = RubyVariants.new
         @files = []
         parser.parse!(argv)
         raise UsageError, "run takes options only, got #{argv.join(" ")}; see `ractorbench run --help`" unless argv.empty?
@@ -46,7 +48,9 @@ module Ractorbench
           o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
           o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = NumberList.positive_integer("--reps", n) }
           o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = NumberList.positive_float("--scale", f) }
+          o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{NumberList.positive_float("--time", t)}") }
           o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
+          RubyVariants.add_options(o, @variants)
           o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
           o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = NumberList.positive_float("--timeout", t) }
           o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
@@ -109,7 +113,8 @@ module Ractorbench
       end
 
       def rubies
-        @ruby_texts.empty? ? [RubyTarget.current] : @ruby_texts.map { |t| RubyTarget.parse(t) }.tap { |ts| unique!(ts) }
+        given = @ruby_texts.empty? ? [RubyTarget.current] : @ruby_texts.map { |t| RubyTarget.parse(t) }.tap { |ts| unique!(ts) }
+        @variants.expand(given, @plan.suite)
       end
 
       def unique!(targets)

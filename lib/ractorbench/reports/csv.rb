@@ -9,7 +9,8 @@ module Ractorbench
     module Csv
       STATS = %w[samples mean median variance stddev min max].freeze
       KEYS = %w[workload model workers messages params ruby failed unsupported speedup whole_speedup
-        cpu_utilisation cpu_seconds peak_memory_kb gc_count].freeze
+        cpu_utilisation cpu_seconds peak_memory_kb gc_count
+        usable_cores cores_used oversubscribed parallel_efficiency cpu_cost contention settings].freeze
 
       module_function
 

@@ -13,7 +13,7 @@ module Ractorbench
       module_function
 
       def lines(analysis, rows)
-        groups = analysis.groups.sort_by { |g| Rows.sort_key(g) }
+        groups = Rows.groups(analysis)
         entries = Winners.for(groups.zip(rows))
         return [] if entries.empty?
 

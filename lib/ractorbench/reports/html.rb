@@ -5,6 +5,8 @@ require_relative "rows"
 require_relative "verdict"
 require_relative "winners"
 require_relative "html/charts"
+require_relative "svg/sweep_chart"
+require_relative "../sweep"
 require_relative "../warnings"
 
 module Ractorbench
@@ -29,7 +31,7 @@ module Ractorbench
 
         def initialize(analysis)
           @analysis = analysis
-          groups = analysis.groups.sort_by { |g| Rows.sort_key(g) }
+          groups = Rows.groups(analysis)
           @rows = groups.map { |g| Rows.row(g) }
           @pairs = groups.zip(@rows)
           @charts = Charts.new(analysis, @pairs)
@@ -42,6 +44,9 @@ module Ractorbench
         def header = analysis.header
 
         def winners = Winners.for(@pairs)
+
+        # Same total work at several worker counts (`try`), with Amdahl fits.
+        def sweeps = Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)).to_s }
 
         def warnings = Warnings.for(analysis, rows).map(&:message)
 

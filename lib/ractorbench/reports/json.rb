@@ -2,6 +2,8 @@
 
 require "json"
 require_relative "rows"
+require_relative "ops_tables"
+require_relative "../warnings"
 
 module Ractorbench
   module Reports
@@ -19,7 +21,10 @@ module Ractorbench
           "digests_agree" => check.agree?,
           "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map { |r| r["id"] }} },
           "failures" => analysis.runs.select { |r| r["status"] == "failed" }.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
-          "configurations" => Rows.for(analysis)
+          "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
+          "configurations" => (rows = Rows.for(analysis)),
+          "ops_per_second" => OpsTables.json(analysis),
+          "warnings" => Warnings.for(analysis, rows).map { |w| {"code" => w.code, "message" => w.message} }
         ) + "\n"
       end
     end

@@ -2,32 +2,39 @@
 
 require_relative "rows"
 require_relative "verdict"
+require_relative "notes"
+require_relative "glance"
+require_relative "ops_tables"
 
 module Ractorbench
   module Reports
     # A table ready to paste into a blog post or an issue, with the machine.
     module Markdown
-      HEADINGS = ["workload", "model", "W", "M", "ruby", "n", "messages-only s (median ± sd)",
-        "whole-process s (median ± sd)", "speedup vs serial", "CPU", "peak MB", "failed"].freeze
+      HEADINGS = ["workload", "model", "W", "M", "ruby", "n", "messages-only s (median ± sd)", "95% CI",
+        "whole-process s (median ± sd)", "speedup vs serial", "95% CI", "efficiency", "CPU vs serial", "CPU", "peak MB", "failed"].freeze
 
       module_function
 
       def render(analysis)
         rows = Rows.for(analysis)
-        [machine_line(analysis.header), "", line(HEADINGS), line(HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }),
-          *rows.map { |r| line(cells(r)) }, "", *Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l }].join("\n") + "\n"
+        align = HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }
+        table = rows.empty? ? [] : [line(HEADINGS), line(align), *rows.map { |r| line(cells(r)) }]
+        [*Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *OpsTables.markdown(analysis), "",
+          *Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
+          *Notes.lines(rows).map { |l| "- #{l.strip}" }, *Glance.cautions(analysis, rows)].join("\n") + "\n"
       end
 
       def cells(r)
         keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
-        return keys + [r["unsupported"]] + [""] * 6 if r["unsupported"]
+        return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
-        keys + [r["samples"], Format.seconds(r["messages_time"]), Format.seconds(r["whole_time"]),
-          Format.ratio(r["speedup"]), Format.percent(r["cpu_utilisation"]), Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+        keys + [r["samples"], Format.seconds(r["messages_time"]), Format.interval(r["messages_time_ci"]),
+          Format.seconds(r["whole_time"]), Format.ratio(r["speedup"]), Glance.speedup_interval(r), Notes.efficiency_cell(r), Notes.cpu_cost_cell(r), Format.percent(r["cpu_utilisation"]),
+          Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
       def line(cells)
-        "| " + cells.map { |c| c.to_s.gsub("|", "\\|") }.join(" | ") + " |"
+        "| " + cells.map { |c| Glance.escape(c.to_s) }.join(" | ") + " |"
       end
 
       def machine_line(header)

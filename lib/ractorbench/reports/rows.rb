@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "../uncertainty"
+require_relative "../analysis/efficiency"
+require_relative "../ops_per_second"
+
 module Ractorbench
   module Reports
     # The figures every format shows, one flat hash per configuration, so
@@ -8,7 +12,13 @@ module Ractorbench
       module_function
 
       def for(analysis)
-        analysis.groups.sort_by { |g| sort_key(g) }.map { |g| row(g) }
+        groups(analysis).map { |g| row(g).merge(Analysis::Efficiency.row(g, analysis.header)) }
+      end
+
+      # The groups these rows are made of, in their order. Ops-per-second
+      # runs have no job times; reports/ops_tables.rb shows them.
+      def groups(analysis)
+        analysis.groups.reject { |g| OpsPerSecond.group?(g) }.sort_by { |g| sort_key(g) }
       end
 
       def sort_key(group)
@@ -28,7 +38,7 @@ module Ractorbench
           "cpu_seconds" => group.cpu_seconds.median,
           "peak_memory_kb" => group.peak_memory_kb.median,
           "gc_count" => group.gc_count.median
-        }
+        }.merge(Uncertainty.row(group))
       end
     end
 
@@ -57,6 +67,21 @@ module Ractorbench
 
       def percent(value)
         value.nil? ? "-" : format("%.0f%%", value * 100)
+      end
+
+      # "[low, high]" of a Uncertainty interval hash, or why there is none.
+      def interval(ci, digits = 4)
+        return "-" if ci.nil?
+        return "n<#{Stats::MedianInterval.min_samples}" unless ci["low"]
+
+        "[#{fixed(ci["low"], digits)}, #{fixed(ci["high"], digits)}]"
+      end
+
+      # The first run's time, marked when it is left out of the statistics.
+      def first_run(first, metric)
+        return "-" unless first && first[metric]
+
+        fixed(first[metric]) + (first["excluded"] ? " (apart)" : "")
       end
     end
   end

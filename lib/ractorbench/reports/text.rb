@@ -3,50 +3,57 @@
 require "terminal-table"
 require_relative "rows"
 require_relative "verdict"
+require_relative "ops_tables"
+require_relative "headline"
+require_relative "notes"
+require_relative "../warnings"
 
 module Ractorbench
   module Reports
     # The default: a summary table for the eye, then the full statistics.
     module Text
       SUMMARY = ["workload", "model", "W", "M", "ruby", "n", "messages-only s", "whole-process s",
-        "speedup", "CPU", "peak MB", "failed"].freeze
+        "speedup", "efficiency", "CPU vs serial", "CPU", "peak MB", "failed"].freeze
       DETAILS = ["workload", "model", "W", "M", "ruby", "time", "n", "mean", "median", "variance",
-        "std dev", "min", "max"].freeze
+        "std dev", "min", "max", "median 95% CI", "1st run"].freeze
 
       module_function
 
       def render(analysis, details: true)
         rows = Rows.for(analysis)
-        return "No runs in #{analysis.contents.path}.\n" if rows.empty?
+        ops = OpsTables.text(analysis)
+        return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
-        [summary(rows), (details(rows) if details), Verdict.lines(analysis)].flatten.compact.join("\n") + "\n"
+        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), ops, Headline.lines(rows), Verdict.lines(analysis),
+          Notes.lines(rows), Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
       end
 
       def summary(rows)
         table = Terminal::Table.new(title: "Median ± std dev; speedup of messages-only time over serial",
           headings: SUMMARY, rows: rows.map { |r| summary_row(r) })
-        (5..11).each { |i| table.align_column(i, :right) }
+        (5..13).each { |i| table.align_column(i, :right) }
         table.to_s
       end
 
       def summary_row(r)
         keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
-        return keys + [{value: r["unsupported"], colspan: 7}] if r["unsupported"]
+        return keys + [{value: r["unsupported"], colspan: 9}] if r["unsupported"]
 
         keys + [r["samples"], Format.seconds(r["messages_time"]), Format.seconds(r["whole_time"]),
-          Format.ratio(r["speedup"]), Format.percent(r["cpu_utilisation"]),
+          Format.ratio(r["speedup"]), Notes.efficiency_cell(r), Notes.cpu_cost_cell(r), Format.percent(r["cpu_utilisation"]),
           Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
       def details(rows)
         body = rows.reject { |r| r["unsupported"] }.flat_map do |r|
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
-          [["messages-only", r["messages_time"]], ["whole-process", r["whole_time"]]].map do |label, s|
-            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Format.fixed(s[k], (k == "variance") ? 8 : 4) }
+          [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
+            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
+              [Format.interval(r["#{metric}_ci"]), Format.first_run(r["first_run"], metric)]
           end
         end
         table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)
-        (6..12).each { |i| table.align_column(i, :right) }
+        (6..14).each { |i| table.align_column(i, :right) }
         table.to_s
       end
     end

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require_relative "../ractorbench/harness"
+require_relative "../ractorbench/harness/async_support"
+
+module Ractorbench
+  module Models
+    # W fibers under a Fiber::Scheduler (the async gem), pulling jobs from
+    # one list. All of them share one thread, so Ruby code never runs in
+    # parallel; what overlaps is waiting (IO, sleep), which the scheduler
+    # turns into switches to another fiber. For IO-bound workloads.
+    module Fibers
+      extend Harness::Model
+      model "fibers", "W fibers under a Fiber::Scheduler (async) pulling jobs from one list (overlaps IO waits)"
+
+      # Loads async here, before the clock starts, so its load time is never
+      # part of a measured run.
+      def self.unsupported_reason
+        Harness::AsyncSupport.unsupported_reason
+      end
+
+      def self.run(workload, jobs, workers)
+        pending = jobs.dup
+        results = []
+        Harness::AsyncSupport.run do |task|
+          # No lock: fibers switch only where one waits, never between the
+          # empty? check and the shift.
+          fibers = Array.new(workers) do
+            task.async do
+              results << workload.work(pending.shift) until pending.empty?
+            end
+          end
+          fibers.each(&:wait)
+        end
+        results
+      end
+    end
+  end
+end

@@ -1,0 +1,124 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "ractorbench/ops_per_second"
+require_relative "../harness/ractorbench/harness/async_subject"
+
+# The ops-per-second harness and the concurrently suite (issue 4, seed 001).
+class OpsPerSecondTest < Minitest::Test
+  include CLIHelper
+
+  SUITE_SUBJECTS = Ractorbench::OpsPerSecond::TABLES.flat_map(&:subjects).uniq
+
+  def figures(samples:, loops:, batch_size: 100)
+    Ractorbench::OpsPerSecond::RunFigures.new("batch_size" => batch_size, "samples" => samples, "loop_samples" => loops)
+  end
+
+  # 1000 batches of 100 in 0.1 s is 1000 ns an operation; the empty loop's
+  # fastest sample, 4000 batches in 0.1 s, is 250 ns; what is left is 750 ns.
+  def test_the_empty_loops_fastest_sample_is_taken_off_each_sample
+    f = figures(samples: [[1000, 0.1], [500, 0.1]], loops: [[3000, 0.1], [4000, 0.1], [2000, 0.1]])
+    assert_in_delta 250.0, f.loop_ns, 1e-9
+    assert_equal [1000.0, 2000.0], f.gross_ns.map { |x| x.round(9) }
+    assert_equal [750.0, 1750.0], f.net_ns.map { |x| x.round(9) }
+    assert_in_delta 1e9 / 750, f.net_rates.first, 1e-6
+    assert_in_delta 1e6, f.gross_rates.first, 1e-6
+  end
+
+  def test_a_sample_no_slower_than_the_empty_loop_has_no_rate
+    f = figures(samples: [[1000, 0.1], [990, 0.1]], loops: [[1000, 0.1]])
+    assert_in_delta 0.0, f.net_ns.first, 1e-9
+    assert_nil f.net_rates.first
+    assert_in_delta 1e9 / (1e9 * 0.1 / 99_000 - 1000), f.net_rates.last, 1e-3
+  end
+
+  def test_the_seed_line_comes_from_the_median_sample
+    f = figures(samples: [[10, 1.0], [30, 1.0], [20, 1.0]], loops: [[100, 1.0]])
+    assert_equal [2000, 1.0], f.median_sample
+  end
+
+  # Every subject of the three tables, for real, in its own child: each
+  # ran exactly as many times as the harness timed, and each row of the
+  # three tables has ops/s and a spread.
+  def test_the_suite_prints_three_tables_and_every_subject_ran_as_counted
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "c.jsonl")
+      result = ractorbench("run", "--suite", "concurrently", "--time", "0.01", "--param", "samples=3", "-o", out)
+      assert_equal 0, result.code, result.err + result.out
+      runs = runs_in(out)
+      assert_equal SUITE_SUBJECTS.sort, runs.map { |r| r.dig("params", "subject") }.uniq.sort
+      runs.each do |run|
+        ops = run.fetch("ops")
+        batches = ops["warmup"][0] + ops["samples"].sum(&:first)
+        assert_equal "ok", run["status"], run.inspect
+        assert_equal batches * ops["batch_size"], ops["executions"], run["id"]
+        assert_equal ops["executions"], ops["counted"], "#{run["id"]}: the subject did not run as often as timed"
+        assert_operator ops["counted"], :>=, 3 * 100, run["id"]
+      end
+      Ractorbench::OpsPerSecond::TABLES.each { |t| assert_includes result.out, t.title }
+      assert_match(/conproc\.call_detached +\| Async::Task\.new \+ scheduler\.push; wait 0 a batch/, result.out)
+      rows = result.out.lines.grep(/executions in/)
+      assert_equal Ractorbench::OpsPerSecond::TABLES.sum { |t| t.subjects.size }, rows.size, "one row per table entry"
+      rows.each { |row| assert_match(/\d executions in \d\.\d{4} seconds \| +[\d,]+ ± [\d,]+ \| +\d+\.\d%/, row) }
+    end
+  end
+
+  # The empty subject is the harness's empty loop plus a counter: once the
+  # loop is subtracted, little of its cost is left. Loose on purpose: half
+  # its gross cost, where proc.call keeps far more.
+  def test_subtracting_the_empty_loop_leaves_an_empty_subject_near_zero
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "e.jsonl")
+      result = ractorbench("run", "-w", "ops-per-second", "-m", "serial", "--param", "subject=empty", "--param", "samples=9",
+        "--time", "0.05", "--workers", "1", "--messages", "100", "--reps", "1", "-o", out)
+      assert_equal 0, result.code, result.err
+      ops = runs_in(out).first.fetch("ops")
+      assert_equal ops["executions"], ops["counted"]
+      f = Ractorbench::OpsPerSecond::RunFigures.new(ops)
+      gross = Ractorbench::Stats::Summary.new(f.gross_ns).median
+      net = Ractorbench::Stats::Summary.new(f.net_ns).median
+      assert_operator net.abs, :<, gross * 0.5, "net #{net} ns of gross #{gross} ns"
+    end
+  end
+
+  def test_async_rows_are_skipped_on_a_ruby_without_async
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "b.jsonl")
+      bare = "bare=env GEM_PATH=#{dir}/none GEM_HOME=#{dir}/none #{RbConfig.ruby}"
+      result = ractorbench("run", "--ruby", bare, "--load", fixture("napping_jobs.rb"), "-w", "ops-per-second,napping-jobs",
+        "-m", "fibers", "--param", "subject=conproc-call", "--time", "0.01", "--workers", "1", "--messages", "2", "--reps", "1", "-o", out)
+      assert_equal 0, result.code, result.err
+      runs = runs_in(out)
+      assert_equal %w[unsupported unsupported], runs.map { |r| r["status"] }
+      runs.each { |r| assert_match(/async not available on ruby \d/, r["reason"]) }
+      assert_match(/\| conproc\.call +\| task\.async \{ \}\.wait +\| fibers +\| bare +\| skipped: async not available on ruby \d/, result.out)
+      refute_match(/Error|backtrace/, result.err)
+    end
+  end
+
+  # A wait for an empty pipe suspends the fiber, not the thread, and is not
+  # counted until data arrives; a pipe holding data counts at once.
+  def test_a_pipe_without_data_is_never_counted_readable
+    subject = Ractorbench::Harness::Subject.find("await-readable")
+    subject.within do |_|
+      subject.prepare
+      empty_r, empty_w = IO.pipe
+      waiter = Async { subject.run([[empty_r, empty_w]]) }
+      1000.times { Fiber.scheduler.yield }
+      assert_equal 0, subject.count, "counted a pipe with no data as readable"
+      assert waiter.running?
+      empty_w.write("x")
+      Async::Task.current.with_timeout(10) { waiter.wait }
+      assert_equal 1, subject.count
+      subject.run(subject.batch(3))
+      assert_equal 4, subject.count
+    end
+  end
+
+  def test_bad_ops_parameters_are_usage_errors
+    assert_usage_error ractorbench("run", "-w", "ops-per-second", "-m", "serial"), /needs --param subject=NAME, one of: .*proc-call/
+    assert_usage_error ractorbench("run", "-w", "ops-per-second", "-m", "serial", "--param", "subject=nope"), /unknown subject "nope"/
+    assert_usage_error ractorbench("run", "-w", "ops-per-second", "-m", "serial", "--param", "subject=proc-call", "--param", "gc=maybe"), /gc must be one of on, off/
+    assert_usage_error ractorbench("run", "--suite", "concurrently", "--time", "0"), /--time must be a positive number/
+  end
+end
