@@ -28,7 +28,8 @@ module Ractorbench
         # A workload that is a measurement of its own (ops-per-second) returns its whole record.
         report(workload.respond_to?(:measure_run) ? workload.measure_run(model, @spec) : measure(workload, model))
       rescue Unsupported => e
-        report("status" => "unsupported", "reason" => e.message)
+        # The workload, not this Ruby, has no such variant.
+        report("status" => "unsupported", "scope" => "workload", "reason" => e.message)
       rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
         report("status" => "error", "reason" => "#{e.class}: #{e.message}",
           "backtrace" => Array(e.backtrace).first(8))

@@ -35,11 +35,17 @@ module Ractorbench
       case @child&.fetch("status", nil)
       when "ok"
         @status.success? ? ["ok", nil, nil] : ["failed", "exit", "exited with status #{@status.exitstatus} after reporting"]
-      when "unsupported" then ["unsupported", nil, "not supported on this Ruby: #{@child["reason"]}"]
+      when "unsupported" then ["unsupported", nil, unsupported_reason]
       when "wrong_result" then ["failed", "wrong_result", "wrong result: #{@child["reason"]}"]
       when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
       else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
       end
+    end
+
+    def unsupported_reason
+      return "not measured: #{@child["reason"]}" if @child["scope"] == "workload"
+
+      "not supported on this Ruby: #{@child["reason"]}"
     end
 
     # Ruby answers a segfault with a "[BUG] Segmentation fault" report and

@@ -141,7 +141,9 @@ module Ractorbench
 
     def oversubscribed(rows, machine)
       usable = machine["usable_cores"].to_i
-      over = rows.select { |r| r["model"] != Analysis::BASELINE && r["workers"].to_i > usable }
+      # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
+      # senders measure a mechanism, not scaling.
+      over = rows.select { |r| r["model"] != Analysis::BASELINE && r["speedup"] && r["workers"].to_i > usable }
       return nil if usable.zero? || over.empty?
 
       Warning.new("oversubscribed",

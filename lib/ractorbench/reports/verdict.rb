@@ -10,15 +10,17 @@ module Ractorbench
       def lines(analysis)
         total = analysis.runs.size
         out = ["#{analysis.succeeded}/#{total} runs succeeded, #{analysis.failed} failed" +
-          (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported on their Ruby" : "")]
-        out.concat(digest_lines(analysis.digest_check))
+          (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
+        out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
         analysis.runs.select { |r| r["status"] == "failed" }.first(20).each do |r|
           out << "  FAILED #{r["id"]}: #{r["reason"]}"
         end
         out
       end
 
-      def digest_lines(check)
+      def digest_lines(check, succeeded)
+        # Runs without a digest (ops-per-second) check their own counts instead.
+        return [] if check.consensus.empty? && succeeded.positive?
         return ["Digests: no successful runs to compare"] if check.consensus.empty?
         return ["Digests agree: every model computed the same results (#{check.consensus.size} result set(s))"] if check.agree?
 
