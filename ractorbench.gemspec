@@ -11,7 +11,7 @@ Gem::Specification.new do |spec|
     "workload the same way, and reports every figure with its sample count and spread."
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
-  spec.files = Dir["lib/**/*.rb", "harness/**/*.rb", "exe/*", "README.md", "docs/ARCHITECTURE.md", "examples/**/*"]
+  spec.files = Dir["lib/**/*", "harness/**/*", "exe/*", "README.md", "docs/ARCHITECTURE.md", "examples/**/*"].select { |f| File.file?(f) }
   spec.bindir = "exe"
   spec.executables = ["ractorbench"]
   spec.require_paths = ["lib"]

@@ -7,6 +7,9 @@ module Ractorbench
     # W forked workers, each with a pair of pipes; the supervisor hands the
     # next job to whichever worker answers first (IO.select), like the seed's
     # fork_test, but with Marshal so any workload's jobs and results travel.
+    # Several small jobs wait in each worker's pipe (as the seed's requests
+    # queued in its pipe buffer) and both ends read whole buffers of frames,
+    # so neither side wakes up once per message when messages are short.
     module Processes
       extend Harness::Model
       model "processes", "W forked workers fed by a supervisor over pipes"
@@ -19,13 +22,14 @@ module Ractorbench
         pool = Array.new([workers, 1].max) { Worker.start(workload) }
         pending = jobs.dup
         results = []
-        busy = {}
-        pool.each { |w| busy[w.reader] = w if w.give(pending.shift) }
-        until busy.empty?
-          IO.select(busy.keys)[0].each do |io|
-            worker = busy.delete(io)
-            results << Harness::ResultMessage.unwrap(worker.receive)
-            busy[io] = worker if worker.give(pending.shift)
+        pool.each { |w| w.top_up(pending) }
+        until (busy = pool.select(&:busy?)).empty?
+          ready = IO.select(busy.map(&:reader))[0]
+          busy.each do |worker|
+            next unless ready.include?(worker.reader)
+
+            worker.receive_available.each { |message| results << Harness::ResultMessage.unwrap(message) }
+            worker.top_up(pending)
           end
         end
         # Every process measures itself while all are still alive: PSS
@@ -46,7 +50,11 @@ module Ractorbench
 
       # One forked worker and the supervisor's ends of its two pipes.
       class Worker
-        attr_reader :reader
+        # Jobs in flight per worker. Only small frames are queued ahead: the
+        # supervisor must never block writing into a full pipe (64 KiB) while
+        # its worker blocks writing a result the supervisor is not reading.
+        DEPTH = 16
+        SMALL_FRAME = 2048
 
         def self.start(workload)
           jobs_r, jobs_w = IO.pipe
@@ -55,7 +63,7 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, jobs_r, results_w)
+            serve(workload, Wire::Reader.new(jobs_r), results_w)
           end
           jobs_r.close
           results_w.close
@@ -65,44 +73,63 @@ module Ractorbench
         # In the worker: answer each job until told to stop, then report
         # this process's own memory, which only it can read.
         def self.serve(workload, input, output)
-          while (job = Wire.read(input))
-            Wire.write(output, Harness::ResultMessage.call { workload.work(job) })
+          replies = "".b
+          while (job = input.read)
+            replies << Wire.frame(Harness::ResultMessage.call { workload.work(job) })
+            # Answer in one write whatever is done before waiting for more.
+            output.write(replies.slice!(0, replies.bytesize)) unless input.frame_buffered?
           end
+          output.write(replies) unless replies.empty?
           Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
           # Stay alive (pages shared) until told to go. A second message, not
           # EOF: later workers hold copies of this pipe's write end.
-          Wire.read(input)
+          input.read
           exit!(0)
         end
 
         def initialize(pid, writer, reader)
           @pid = pid
           @writer = writer
-          @reader = reader
+          @stream = Wire::Reader.new(reader)
+          @in_flight = 0
+          @depth = DEPTH
         end
 
-        # Sends a job; false when there are none left.
-        def give(job)
-          return false if job.nil?
+        def reader = @stream.io
 
-          Wire.write(@writer, job)
-          true
+        def busy? = @in_flight.positive?
+
+        # Sends jobs until this worker has its fill or none are left.
+        def top_up(pending)
+          frames = "".b
+          while @in_flight < @depth && !pending.empty?
+            frame = Wire.frame(pending.shift)
+            @depth = 1 if frame.bytesize > SMALL_FRAME
+            frames << frame
+            @in_flight += 1
+          end
+          @writer.write(frames) unless frames.empty?
         end
 
-        def receive
-          Wire.read(@reader) or raise EOFError, "worker #{@pid} exited before answering"
+        # Every result already in the pipe (at least one: the pipe was ready).
+        def receive_available
+          messages = @stream.available
+          raise EOFError, "worker #{@pid} exited before answering" if messages.nil?
+
+          @in_flight -= messages.size
+          messages
         end
 
         # Tells the worker there are no more jobs; it answers with its memory.
         def memory
           Wire.write(@writer, nil)
-          receive
+          @stream.read or raise EOFError, "worker #{@pid} exited before reporting its memory"
         end
 
         def finish
           Wire.write(@writer, nil)
           @writer.close
-          @reader.close
+          reader.close
           _, status = Process.wait2(@pid)
           raise "worker #{@pid} failed: #{status.inspect}" unless status.success?
         end
@@ -110,16 +137,70 @@ module Ractorbench
 
       # Length-prefixed Marshal frames over a pipe.
       module Wire
-        def self.write(io, object)
+        def self.frame(object)
           data = Marshal.dump(object)
-          io.write([data.bytesize].pack("N"), data)
+          [data.bytesize].pack("N") << data
         end
 
-        def self.read(io)
-          header = io.read(4)
-          return nil unless header&.bytesize == 4
+        def self.write(io, object)
+          io.write(frame(object))
+        end
 
-          Marshal.load(io.read(header.unpack1("N"))) # rubocop:disable Security/MarshalLoad -- our own worker's frames
+        # Reads frames through a buffer, so one read(2) can bring many.
+        class Reader
+          CHUNK = 65_536
+
+          attr_reader :io
+
+          def initialize(io)
+            @io = io
+            @buffer = "".b
+          end
+
+          # The next frame's object, blocking; nil at end of file.
+          def read
+            loop do
+              frame = next_frame
+              return frame.first if frame
+
+              chunk = @io.read_nonblock(CHUNK, exception: false)
+              return nil if chunk.nil?
+
+              (chunk == :wait_readable) ? IO.select([@io]) : @buffer << chunk
+            end
+          end
+
+          def frame_buffered?
+            @buffer.bytesize >= 4 && @buffer.bytesize >= 4 + @buffer.unpack1("N")
+          end
+
+          # Every complete frame now readable without blocking; nil at end
+          # of file with nothing left.
+          def available
+            chunk = @io.read_nonblock(CHUNK, exception: false)
+            return nil if chunk.nil? && @buffer.empty?
+
+            @buffer << chunk if chunk.is_a?(String)
+            frames = []
+            while (frame = next_frame)
+              frames << frame.first
+            end
+            (frames.empty? && chunk.nil?) ? nil : frames
+          end
+
+          private
+
+          # [object] for a whole frame at the buffer's head, else nil.
+          def next_frame
+            return nil if @buffer.bytesize < 4
+
+            size = @buffer.unpack1("N")
+            return nil if @buffer.bytesize < 4 + size
+
+            data = @buffer.byteslice(4, size)
+            @buffer = @buffer.byteslice(4 + size, @buffer.bytesize)
+            [Marshal.load(data)] # rubocop:disable Security/MarshalLoad -- our own worker's frames
+          end
         end
       end
     end

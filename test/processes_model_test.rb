@@ -1,0 +1,32 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The processes model queues small jobs ahead in each worker's pipe; large
+# ones must still flow one at a time instead of filling both pipes.
+class ProcessesModelTest < Minitest::Test
+  include CLIHelper
+
+  def test_jobs_and_results_larger_than_a_pipe_buffer_do_not_deadlock
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "r.jsonl")
+      result = ractorbench("run", "--load", fixture("bulky_workload.rb"), "-w", "bulky", "-m", "serial,processes",
+        "--workers", "3", "--messages", "4", "--reps", "1", "--timeout", "60", "-o", out)
+      assert_equal 0, result.code, result.out + result.err
+      runs = runs_in(out)
+      assert_equal ["ok"], runs.map { |r| r["status"] }.uniq
+      assert_equal 1, runs.map { |r| r["digest"] }.uniq.size
+    end
+  end
+
+  def test_many_short_jobs_all_come_back_once
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "r.jsonl")
+      result = ractorbench("run", "-w", "prime", "-m", "processes", "--workers", "3", "--messages", "701", "--reps", "1", "-o", out)
+      assert_equal 0, result.code, result.err
+      run = runs_in(out).first
+      assert_equal 2103, run["results"]
+      assert_equal 3, run["workers"]
+    end
+  end
+end
