@@ -13,6 +13,9 @@ module Ractorbench
 
       def lines(rows)
         groups = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
+        # Workloads that measure a mechanism (spawn, ring, fan-in) have no
+        # serial run and no speedup to draw.
+        groups = groups.select { |_, group| group.any? { |r| r["speedup"] } }
         return [] if groups.empty?
 
         ["Speedup over serial of the messages-only time: median ratio, [95% interval], runs per model"] +
@@ -22,11 +25,11 @@ module Ractorbench
       def block(key, group)
         workload, params, workers, messages, ruby = key
         title = "#{workload}#{" (#{params})" if params}  W=#{workers} M=#{messages}  #{ruby}"
-        return ["#{title}  (no serial run to compare against)"] unless group.any? { |r| r["speedup"] }
-
-        scale = [workers.to_i, *group.map { |r| r["speedup"].to_f }, 1.0].max
+        # The ideal is W times faster only while there are W cores to run on.
+        ideal = group.filter_map { |r| r["cores_used"] }.min || workers.to_i
+        scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max
         width = group.map { |r| r["model"].length }.max
-        ["#{title}  (ideal #{format("%.2f×", workers.to_i)})"] + group.map { |r| line(r, width, scale) }
+        ["#{title}  (ideal #{format("%.2f×", ideal)})"] + group.map { |r| line(r, width, scale) }
       end
 
       def line(row, width, scale)
