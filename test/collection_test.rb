@@ -8,13 +8,7 @@ require "pty"
 class CollectionTest < Minitest::Test
   include CLIHelper
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def test_header_records_command_seed_machine_and_rubies
     out = File.join(@dir, "r.jsonl")

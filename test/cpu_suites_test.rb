@@ -10,13 +10,7 @@ class CpuSuitesTest < Minitest::Test
 
   Scaling = Ractorbench::Scaling
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def collect(suite, scale)
     out = File.join(@dir, "#{suite}.jsonl")

@@ -13,13 +13,7 @@ class CpuWorkloadsTest < Minitest::Test
   Tarai = Ractorbench::Workloads::Tarai
   Alloc = Ractorbench::Workloads::Alloc
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def every_model
     Ractorbench::Catalog.default.models.map(&:name).sort

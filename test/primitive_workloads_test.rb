@@ -11,13 +11,7 @@ require "ractorbench/catalog"
 class PrimitiveWorkloadsTest < Minitest::Test
   include CLIHelper
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def models
     Ractorbench::Catalog.default.models.map(&:name)

@@ -3,6 +3,7 @@
 require "minitest/autorun"
 require "open3"
 require "tmpdir"
+require "fileutils"
 require "json"
 require "rbconfig"
 
@@ -11,6 +12,19 @@ EXE = File.join(ROOT, "exe", "ractorbench")
 FIXTURES = File.join(ROOT, "test", "fixtures")
 $LOAD_PATH.unshift(File.join(ROOT, "lib"))
 require "ractorbench"
+
+# A fresh folder for each test (@dir), removed after it.
+module TempDir
+  def setup
+    super
+    @dir = Dir.mktmpdir
+  end
+
+  def teardown
+    FileUtils.rm_rf(@dir)
+    super
+  end
+end
 
 # Runs the real command line in a child process, as a user would.
 module CLIHelper

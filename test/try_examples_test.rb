@@ -9,13 +9,7 @@ require "test_helper"
 class TryExamplesTest < Minitest::Test
   include CLIHelper
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def try(file, *args)
     @results = File.join(@dir, "#{File.basename(file, ".rb")}.jsonl")

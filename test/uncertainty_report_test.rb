@@ -11,13 +11,7 @@ class UncertaintyReportTest < Minitest::Test
   include CLIHelper
   S = SyntheticResults
 
-  def setup
-    @dir = Dir.mktmpdir
-  end
-
-  def teardown
-    FileUtils.rm_rf(@dir)
-  end
+  include TempDir
 
   def path(name) = File.join(@dir, name)
 
