@@ -58,6 +58,20 @@ class CollectionTest < Minitest::Test
     assert_equal "unsupported", runs_in(out).find { |r| r["model"] == "teleport" }["status"]
   end
 
+  # The closing table follows the same first-run policy as `report`.
+  def test_first_run_policy_of_the_closing_table
+    skip "this Ruby has no YJIT to count as a JIT" unless defined?(RubyVM::YJIT)
+    row = lambda do |*extra|
+      out = File.join(@dir, "fr#{extra.size}.jsonl")
+      result = ractorbench("run", "-w", "noop", "-m", "serial", "--reps", "3", "--yjit", "on", *extra, "-o", out)
+      assert_equal 0, result.code, result.err
+      result.out[/^\| noop .*$/].split("|").map(&:strip)
+    end
+    assert_equal "2", row.call[6], "auto leaves a JIT Ruby's first run out"
+    assert_equal "3", row.call("--first-run", "include")[6]
+    assert_usage_error ractorbench("run", "--first-run", "sometimes"), /--first-run must be one of auto, include, exclude/
+  end
+
   def test_basic_benchmarking_suite_runs_the_seed_setup_scaled_down
     out = File.join(@dir, "r.jsonl")
     result = ractorbench("run", "--suite", "basic-benchmarking", "--scale", "0.01", "--reps", "1", "-o", out)

@@ -57,6 +57,8 @@ module Ractorbench
           o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
           o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
           o.on("--format NAME", "format of the closing table (default summary)") { |f| @format = f }
+          o.on("--first-run MODE", "auto|include|exclude: each configuration's first run in the closing table's " \
+            "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = FirstRun.parse(m) }
         end
       end
 
@@ -102,7 +104,7 @@ module Ractorbench
           writer: session.writer, progress: Progress.for(session.runs.size, io: @err))
         collector.collect(session.runs, first_seq: session.first_seq)
         session.writer.close
-        analysis = Analysis.new(Store.read(session.path))
+        analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")
         @out.write(renderer.render(analysis))
         @err.puts("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
