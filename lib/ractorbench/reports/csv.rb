@@ -14,12 +14,17 @@ module Ractorbench
 
       module_function
 
+      # 95% intervals: of both medians and of the speedup over serial.
+      INTERVALS = %w[messages_time_ci whole_time_ci speedup_ci].freeze
+
       def render(analysis)
-        headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" }
+        headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +
+          INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" }
         CSV.generate do |csv|
           csv << headers
           Rows.for(analysis).each do |r|
-            csv << KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] }
+            csv << KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
+              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) }
           end
         end
       end
