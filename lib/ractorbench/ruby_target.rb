@@ -56,10 +56,6 @@ module Ractorbench
       raise UsageError, "--ruby #{name}: command #{argv.first.inspect} not found; give the path to a ruby executable"
     end
 
-    def feature?(feature)
-      info&.dig("features", feature.to_s)
-    end
-
     def to_h
       {"name" => name, "argv" => argv, "env" => env, "info" => info}
     end

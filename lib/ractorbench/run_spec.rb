@@ -12,12 +12,8 @@ module Ractorbench
       "#{config_label}/rep#{rep}"
     end
 
-    # Everything but the repetition: runs with equal keys are samples of one
-    # configuration.
-    def config_key
-      [workload, model, workers, messages, params_label, ruby]
-    end
-
+    # Everything but the repetition: runs with equal labels are samples of
+    # one configuration.
     def config_label
       [workload, model, "w#{workers}", "m#{messages}", params_label, ruby].compact.join("/")
     end
