@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "memory"
+
 module Ractorbench
   module Harness
     # Whether the M:N scheduler is really in force. Ruby has no API for it
@@ -59,10 +61,7 @@ module Ractorbench
       end
 
       def native_threads
-        File.foreach("/proc/self/status") { |l| return l.split[1].to_i if l.start_with?("Threads:") }
-        nil
-      rescue SystemCallError
-        nil
+        Memory.status_field("Threads")
       end
     end
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "memory"
+
 module Ractorbench
   module Harness
     # When the OS refuses a new thread, ractor or process, the bare error
@@ -34,7 +36,7 @@ module Ractorbench
       # Every limit that caps threads or processes, most specific first.
       def limits
         facts = []
-        vm_kb = status_kb("VmSize")
+        vm_kb = Memory.status_field("VmSize")
         as = rlimit(:AS)
         # Within a fifth of the limit counts as reached: by the time we look,
         # threads that did start may already have released their stacks.
@@ -69,14 +71,7 @@ module Ractorbench
       end
 
       def native_threads
-        status_kb("Threads")
-      end
-
-      def status_kb(field)
-        File.foreach("/proc/self/status") { |l| return l.split[1].to_i if l.start_with?("#{field}:") }
-        nil
-      rescue SystemCallError
-        nil
+        Memory.status_field("Threads")
       end
 
       # cgroup v2, else v1: [max (Integer or "max"), current].
