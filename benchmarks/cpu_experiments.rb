@@ -11,8 +11,8 @@ require "tmpdir"
 require "ractorbench"
 require "ractorbench/store"
 require "ractorbench/analysis"
-require "ractorbench/reports/rows"
-require "ractorbench/catalog"
+require "ractorbench/reports/parts/rows"
+require "ractorbench/plan/catalog"
 
 module CpuExperiments
   EXE = File.expand_path("../exe/ractorbench", __dir__)
@@ -30,7 +30,7 @@ module CpuExperiments
     failed = analysis.runs.reject { |r| %w[ok unsupported].include?(r["status"]) }
     failed.each { |r| puts "  FAILED #{r["id"]}: #{r["reason"]}" }
     puts "  digests agree: #{analysis.digest_check.agree?}; results in #{out}"
-    Ractorbench::Reports::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["params"]], r] }
+    Ractorbench::Reports::Parts::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["params"]], r] }
   end
 
   def time(row)
@@ -94,7 +94,7 @@ module CpuExperiments
 
   def spawn
     units = ENV.fetch("UNITS", "10000")
-    models = %w[threads ractors fibers processes] & Ractorbench::Catalog.default.models.map(&:name)
+    models = %w[threads ractors fibers processes] & Ractorbench::Plan::Catalog.default.models.map(&:name)
     puts "create and join #{units} units (seed 002, GC on/off: threads 22/21 µs, ractors 488/76 µs per unit, Ruby 3.3-dev 1:1)"
     %w[on off].each do |gc|
       rows = collect("spawn-#{gc}", "-w", "spawn", "-m", models.join(","), "--workers", units, "--messages", "1", "--param", "gc=#{gc}")
@@ -108,7 +108,7 @@ module CpuExperiments
   def ring
     nodes = ENV.fetch("RING_NODES", "10000")
     laps = ENV.fetch("RING_LAPS", "5")
-    models = %w[threads ractors fibers] & Ractorbench::Catalog.default.models.map(&:name)
+    models = %w[threads ractors fibers] & Ractorbench::Plan::Catalog.default.models.map(&:name)
     rows = collect("ring", "-w", "ring", "-m", models.join(","), "--workers", "1", "--messages", laps, "--param", "nodes=#{nodes}")
     hops = Integer(nodes) * Integer(laps)
     puts "ring of #{nodes} nodes, #{laps} laps = #{hops} hops (seed 002: threads 97 µs, ractors 16.7 µs per hop, 1:1, 10,000 nodes)"

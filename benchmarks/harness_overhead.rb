@@ -5,17 +5,17 @@
 # alternate, so machine drift falls on both alike).
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "ractorbench"
-require "ractorbench/catalog"
-require "ractorbench/runner"
-require "ractorbench/run_spec"
-require "ractorbench/ruby_target"
+require "ractorbench/plan/catalog"
+require "ractorbench/measure/runner"
+require "ractorbench/plan/run_spec"
+require "ractorbench/rubies/target"
 require "ractorbench/stats/summary"
 
 samples = Integer(ENV.fetch("SAMPLES", "30"))
-target = Ractorbench::RubyTarget.current.probe!
-runner = Ractorbench::Runner.new(catalog: Ractorbench::Catalog.default, timeout: 60)
-spec = Ractorbench::RunSpec.new(workload: "noop", model: "serial", workers: 1, messages: 1, params: {}, ruby: target.name, rep: 1)
-env = Ractorbench::ChildEnvironment.for(target)
+target = Ractorbench::Rubies::Target.current.probe!
+runner = Ractorbench::Measure::Runner.new(catalog: Ractorbench::Plan::Catalog.default, timeout: 60)
+spec = Ractorbench::Plan::RunSpec.new(workload: "noop", model: "serial", workers: 1, messages: 1, params: {}, ruby: target.name, rep: 1)
+env = Ractorbench::Measure::ChildEnvironment.for(target)
 
 bare = []
 overhead = []

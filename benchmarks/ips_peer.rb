@@ -14,7 +14,7 @@
 
 require "benchmark/ips"
 require "terminal-table"
-require_relative "../lib/ractorbench/ops_per_second"
+require_relative "../lib/ractorbench/analysis/ops_per_second"
 require_relative "../harness/ractorbench/harness/ops_meter"
 
 module IpsPeer
@@ -50,7 +50,7 @@ module IpsPeer
   # The rounds' samples as the one run they would have been in the harness
   # (whose empty-loop cost is the fastest of its loop samples).
   def merged(records)
-    Ractorbench::OpsPerSecond::RunFigures.new(records.first.merge(
+    Ractorbench::Analysis::OpsPerSecond::RunFigures.new(records.first.merge(
       "samples" => records.flat_map { |r| r["samples"] }, "loop_samples" => records.flat_map { |r| r["loop_samples"] }
     ))
   end

@@ -8,8 +8,8 @@ require "ractorbench"
 require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports"
-require "ractorbench/comparison"
-require "ractorbench/comparison/sides"
+require "ractorbench/analysis/comparison"
+require "ractorbench/analysis/comparison/sides"
 require "synthetic_results"
 require "tmpdir"
 
@@ -33,8 +33,8 @@ Dir.mktmpdir do |dir|
     puts format("report --format %-8s %6.2f s", format, now.call - started)
   end
   started = now.call
-  built = Ractorbench::Comparison::Sides.files([a, b], first_run: "auto", err: $stderr)
-  comparison = Ractorbench::Comparison.new(baseline: built.baseline, others: built.others, metric: "messages_time",
+  built = Ractorbench::Analysis::Comparison::Sides.files([a, b], first_run: "auto", err: $stderr)
+  comparison = Ractorbench::Analysis::Comparison.new(baseline: built.baseline, others: built.others, metric: "messages_time",
     alpha: 0.05, key_fields: built.key_fields)
   puts format("compare (%d rows)        %6.2f s   %d of %d read as slower", comparison.rows.size, now.call - started,
     comparison.rows.count { |r| r.verdict == :slower }, comparison.rows.size)

@@ -10,7 +10,7 @@ require "tmpdir"
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "ractorbench"
 require "ractorbench/store"
-require "ractorbench/sweep"
+require "ractorbench/analysis/sweep"
 
 root = File.expand_path("..", __dir__)
 exe = File.join(root, "exe", "ractorbench")
@@ -38,7 +38,7 @@ Dir.mktmpdir do |dir|
     abort("#{name}: try exited #{status.exitstatus}:\n#{out}") if status.exitstatus == 2
 
     contents = Ractorbench::Store.read(results)
-    panel = Ractorbench::Sweep.panels(Ractorbench::Analysis.new(contents), min_counts: 1).first
+    panel = Ractorbench::Analysis::Sweep.panels(Ractorbench::Analysis.new(contents), min_counts: 1).first
     best = panel.series.map do |s|
       p = s.best
       next "#{s.model} -" unless p

@@ -1,14 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/scaling"
+require "ractorbench/plan/scaling"
 
 # The exploring-ractors and ractor-reconsidered suites at a tiny --scale:
 # every run passes its check, and scaling shrinks the work, not the shape.
 class CpuSuitesTest < Minitest::Test
   include CLIHelper
 
-  Scaling = Ractorbench::Scaling
+  Scaling = Ractorbench::Plan::Scaling
 
   include TempDir
 

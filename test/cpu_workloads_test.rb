@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/catalog"
+require "ractorbench/plan/catalog"
 %w[fib tarai alloc].each { |w| require File.join(ROOT, "harness", "workloads", w) }
 
 # fib, tarai and alloc (seeds 002/003): each result check passes under every
@@ -16,7 +16,7 @@ class CpuWorkloadsTest < Minitest::Test
   include TempDir
 
   def every_model
-    Ractorbench::Catalog.default.models.map(&:name).sort
+    Ractorbench::Plan::Catalog.default.models.map(&:name).sort
   end
 
   def run_everywhere(workload, *params)

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/plan"
+require "ractorbench/plan/matrix"
 
 # Interleaving: every repetition is one block holding each arm (model x size
 # x Ruby) once, shuffled with the recorded seed, so drift of the machine
@@ -18,7 +18,7 @@ class InterleavingTest < Minitest::Test
   def arms(runs) = runs.map { |r| r.id.sub(/rep\d+\z/, "") }
 
   def test_each_repetition_block_holds_every_arm_once_rubies_included
-    plan = Plan.build(entries: ENTRIES, rubies: RUBIES, reps: 5, seed: 99)
+    plan = Plan::Matrix.build(entries: ENTRIES, rubies: RUBIES, reps: 5, seed: 99)
     size = (4 * 2 + 2) * 2 # arms: (models x sizes) per workload, times rubies
     assert_equal 5 * size, plan.runs.size
     blocks = plan.runs.each_slice(size).to_a
@@ -34,12 +34,12 @@ class InterleavingTest < Minitest::Test
   end
 
   def test_the_seed_fixes_the_order_and_another_seed_changes_it
-    a = Plan.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).runs.map(&:id)
-    b = Plan.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).runs.map(&:id)
-    c = Plan.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 8).runs.map(&:id)
+    a = Plan::Matrix.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).runs.map(&:id)
+    b = Plan::Matrix.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).runs.map(&:id)
+    c = Plan::Matrix.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 8).runs.map(&:id)
     assert_equal a, b
     refute_equal a, c
-    assert_equal a, Plan.from_h(JSON.parse(JSON.generate(Plan.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).to_h))).runs.map(&:id)
+    assert_equal a, Plan::Matrix.from_h(JSON.parse(JSON.generate(Plan::Matrix.build(entries: ENTRIES, rubies: RUBIES, reps: 3, seed: 7).to_h))).runs.map(&:id)
   end
 
   def test_the_results_file_records_the_order_it_ran_in
@@ -49,7 +49,7 @@ class InterleavingTest < Minitest::Test
         "--ruby", "a=#{RbConfig.ruby}", "--ruby", "b=#{RbConfig.ruby}", "--seed", "5", "-o", out)
       assert_equal 0, run.code, run.err
       header, *runs = results_lines(out)
-      planned = header["plan"]["runs"].map { |r| Ractorbench::RunSpec.from_h(r).id }
+      planned = header["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }
       assert_equal planned, runs.sort_by { |r| r["seq"] }.map { |r| r["id"] }
       assert_equal (1..24).to_a, runs.map { |r| r["seq"] }
       assert_equal 5, header["plan"]["seed"]

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/interpreter_settings"
+require "ractorbench/rubies/interpreter_settings"
 
 # --yjit / --mn / --max-cpu make interpreter settings dimensions of the
 # matrix; every run records them, and a setting this Ruby does not honour
@@ -70,7 +70,7 @@ class InterpreterSettingsTest < Minitest::Test
   end
 
   def test_a_ruby_built_without_yjit_is_named_as_such
-    settings = Ractorbench::InterpreterSettings.new(
+    settings = Ractorbench::Rubies::InterpreterSettings.new(
       "argv" => ["ruby", "--yjit"], "env" => {}, "info" => {"features" => {"yjit" => false, "yjit_enabled" => false}}
     )
     assert_match(/YJIT was asked for \(--yjit\) but is not on: this Ruby was built without YJIT/, settings.unsupported_reason)

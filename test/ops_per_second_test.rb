@@ -1,17 +1,17 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/ops_per_second"
+require "ractorbench/analysis/ops_per_second"
 require_relative "../harness/ractorbench/harness/async_subject"
 
 # The ops-per-second harness and the concurrently suite (issue 4, seed 001).
 class OpsPerSecondTest < Minitest::Test
   include CLIHelper
 
-  SUITE_SUBJECTS = Ractorbench::OpsPerSecond::TABLES.flat_map(&:subjects).uniq
+  SUITE_SUBJECTS = Ractorbench::Analysis::OpsPerSecond::TABLES.flat_map(&:subjects).uniq
 
   def figures(samples:, loops:, batch_size: 100)
-    Ractorbench::OpsPerSecond::RunFigures.new("batch_size" => batch_size, "samples" => samples, "loop_samples" => loops)
+    Ractorbench::Analysis::OpsPerSecond::RunFigures.new("batch_size" => batch_size, "samples" => samples, "loop_samples" => loops)
   end
 
   # 1000 batches of 100 in 0.1 s is 1000 ns an operation; the empty loop's
@@ -55,10 +55,10 @@ class OpsPerSecondTest < Minitest::Test
         assert_equal ops["executions"], ops["counted"], "#{run["id"]}: the subject did not run as often as timed"
         assert_operator ops["counted"], :>=, 3 * 100, run["id"]
       end
-      Ractorbench::OpsPerSecond::TABLES.each { |t| assert_includes result.out, t.title }
+      Ractorbench::Analysis::OpsPerSecond::TABLES.each { |t| assert_includes result.out, t.title }
       assert_match(/conproc\.call_detached +\| Async::Task\.new \+ scheduler\.push; wait 0 a batch/, result.out)
       rows = result.out.lines.grep(/executions in/)
-      assert_equal Ractorbench::OpsPerSecond::TABLES.sum { |t| t.subjects.size }, rows.size, "one row per table entry"
+      assert_equal Ractorbench::Analysis::OpsPerSecond::TABLES.sum { |t| t.subjects.size }, rows.size, "one row per table entry"
       rows.each { |row| assert_match(/\d executions in \d\.\d{4} seconds \| +[\d,]+ ± [\d,]+ \| +\d+\.\d%/, row) }
     end
   end
@@ -74,7 +74,7 @@ class OpsPerSecondTest < Minitest::Test
       assert_equal 0, result.code, result.err
       ops = runs_in(out).first.fetch("ops")
       assert_equal ops["executions"], ops["counted"]
-      f = Ractorbench::OpsPerSecond::RunFigures.new(ops)
+      f = Ractorbench::Analysis::OpsPerSecond::RunFigures.new(ops)
       gross = Ractorbench::Stats::Summary.new(f.gross_ns).median
       net = Ractorbench::Stats::Summary.new(f.net_ns).median
       assert_operator net.abs, :<, gross * 0.5, "net #{net} ns of gross #{gross} ns"

@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "shellwords"
-require "ractorbench/catalog"
+require "ractorbench/plan/catalog"
 %w[spawn ring fan_in].each { |w| require File.join(ROOT, "harness", "workloads", w) }
 
 # spawn, ring and fan-in (seed 002) bring their own code per model: the
@@ -14,7 +14,7 @@ class PrimitiveWorkloadsTest < Minitest::Test
   include TempDir
 
   def models
-    Ractorbench::Catalog.default.models.map(&:name)
+    Ractorbench::Plan::Catalog.default.models.map(&:name)
   end
 
   def collect(workload, *args)

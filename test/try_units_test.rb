@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "ractorbench/stats/amdahl"
-require "ractorbench/try/sweep_plan"
+require "ractorbench/advisor/sweep_plan"
 
 # The Amdahl fit and the sweep's sizes, against values worked out by hand.
 class TryUnitsTest < Minitest::Test
@@ -39,7 +39,7 @@ class TryUnitsTest < Minitest::Test
   end
 
   def test_worker_counts_reach_twice_the_usable_cores
-    plan = Ractorbench::Try::SweepPlan
+    plan = Ractorbench::Advisor::SweepPlan
     assert_equal [1, 2], plan.worker_counts(1)
     assert_equal [1, 2, 3, 4], plan.worker_counts(2)
     assert_equal (1..8).to_a, plan.worker_counts(4)
@@ -48,7 +48,7 @@ class TryUnitsTest < Minitest::Test
 
   # Every worker count must divide the items, so each run does the same work.
   def test_items_are_a_multiple_of_every_worker_count
-    plan = Ractorbench::Try::SweepPlan
+    plan = Ractorbench::Advisor::SweepPlan
     assert_equal 12, plan.items(10, nil, [1, 2, 3, 4]).first
     n, = plan.items(nil, 0.001, [1, 2, 3, 4])
     assert_equal 0, n % 12

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "stats/summary"
-require_relative "digest_check"
-require_relative "first_run"
+require_relative "analysis/digest_check"
+require_relative "analysis/first_run"
 
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
@@ -94,8 +94,8 @@ module Ractorbench
     # first_run: a FirstRun mode (auto, include, exclude).
     def initialize(contents, first_run: "auto")
       @contents = contents
-      @digest_check = DigestCheck.new(contents.runs)
-      @first_run = FirstRun.new(first_run, contents.header)
+      @digest_check = Analysis::DigestCheck.new(contents.runs)
+      @first_run = Analysis::FirstRun.new(first_run, contents.header)
       @groups = contents.runs.group_by { |r| group_key(r) }.values.map { |runs| Group.new(runs, @digest_check, first_run: @first_run) }
       link_baselines
     end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "optparse"
+require_relative "errors"
 
 module Ractorbench
   # Dispatches `ractorbench COMMAND ...` to one file per command under

@@ -1,32 +1,38 @@
 # frozen_string_literal: true
 
+require_relative "errors"
+
 module Ractorbench
-  # Output formats, one file each under reports/: each renders an Analysis
-  # to a String. A new format is a new file that calls Reports.register.
+  # Output formats, one file each: reports/*.rb render an Analysis (the
+  # `report` and `run` commands), reports/compare/*.rb render a Comparison
+  # (`compare`). A new format is a new file that calls Reports.register;
+  # pieces several formats share live in reports/parts/.
   module Reports
-    @formats = {}
+    KINDS = {analysis: "reports", comparison: "reports/compare"}.freeze
+    @formats = Hash.new { |h, k| h[k] = {} }
 
     class << self
-      def register(name, renderer)
-        @formats[name] = renderer
+      def register(name, renderer, of: :analysis)
+        @formats[of][name] = renderer
       end
 
-      def fetch(name)
+      def fetch(name, of: :analysis)
         load_formats
-        @formats.fetch(name) do
-          raise UsageError, "unknown format #{name.inspect}; choose one of: #{names.join(", ")}"
+        @formats[of].fetch(name) do
+          command = (of == :comparison) ? " for compare" : ""
+          raise UsageError, "unknown format #{name.inspect}#{command}; choose one of: #{names(of: of).join(", ")}"
         end
       end
 
-      def names
+      def names(of: :analysis)
         load_formats
-        @formats.keys.sort
+        @formats[of].keys.sort
       end
 
       private
 
       def load_formats
-        Dir[File.join(__dir__, "reports", "*.rb")].sort.each { |f| require f }
+        KINDS.each_value { |dir| Dir[File.join(__dir__, dir, "*.rb")].sort.each { |f| require f } }
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "errors"
 
 module Ractorbench
   # Results files: JSON Lines, a header first (tool, command, machine,

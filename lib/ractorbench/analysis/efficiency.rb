@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../interpreter_settings"
+require_relative "../rubies/interpreter_settings"
 
 module Ractorbench
   class Analysis
@@ -57,7 +57,7 @@ module Ractorbench
 
       def settings(group, header)
         target = Array(header["rubies"]).find { |r| r["name"] == group.ruby }
-        target && InterpreterSettings.new(target).label
+        target && Rubies::InterpreterSettings.new(target).label
       end
     end
   end

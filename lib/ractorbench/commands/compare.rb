@@ -1,13 +1,14 @@
 # frozen_string_literal: true
 
-require_relative "../comparison"
-require_relative "../comparison/sides"
-require_relative "../comparison/cautions"
-require_relative "../comparison/text"
-require_relative "../comparison/markdown"
-require_relative "../comparison/json"
-require_relative "../first_run"
-require_relative "../atomic_file"
+require_relative "../analysis/comparison"
+require_relative "../analysis/comparison/sides"
+require_relative "../analysis/comparison/cautions"
+require_relative "../reports"
+require_relative "../analysis/first_run"
+require_relative "../store/atomic_file"
+
+require_relative "../cli"
+require_relative "../reports/compare/cells"
 
 module Ractorbench
   module Commands
@@ -16,8 +17,6 @@ module Ractorbench
     # by how much, and how sure are we. With --fail-above PCT it exits 1 on
     # a significant slowdown beyond PCT percent, for CI.
     class Compare
-      FORMATS = {"text" => Comparison::Text, "markdown" => Comparison::Markdown, "json" => Comparison::Json}.freeze
-
       def initialize(argv, out:, err:)
         @out = out
         @err = err
@@ -31,15 +30,15 @@ module Ractorbench
       end
 
       def call
-        built = @by ? Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
-          Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
-        comparison = Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
+        built = @by ? Analysis::Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
+          Analysis::Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
+        comparison = Analysis::Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
           key_fields: built.key_fields)
         nothing_in_common!(comparison) if comparison.rows.empty?
 
-        cautions = Comparison::Cautions.for(comparison, built.analyses)
-        text = FORMATS.fetch(@format).render(comparison, cautions)
-        @output ? AtomicFile.write(@output, text) : @out.write(text)
+        cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
+        text = Reports.fetch(@format, of: :comparison).render(comparison, cautions)
+        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
         gate(comparison)
       end
 
@@ -53,8 +52,8 @@ module Ractorbench
           o.on("--time KIND", "messages (default) or whole: which time to compare") { |t| @metric = metric(t) }
           o.on("--alpha A", "significance level (default 0.05)") { |a| @alpha = alpha(a) }
           o.on("--fail-above PCT", "exit 1 if a configuration is significantly slower by more than PCT%") { |p| @fail_above = percent(p) }
-          o.on("--first-run MODE", "auto|include|exclude (see `report --help`)") { |m| @first_run = FirstRun.parse(m) }
-          o.on("--format NAME", "#{FORMATS.keys.join(", ")} (default text)") { |f| @format = format_name(f) }
+          o.on("--first-run MODE", "auto|include|exclude (see `report --help`)") { |m| @first_run = Analysis::FirstRun.parse(m) }
+          o.on("--format NAME", "#{Reports.names(of: :comparison).join(", ")} (default text)") { |f| @format = format_name(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
         end
       end
@@ -84,8 +83,8 @@ module Ractorbench
         end
         regressions = comparison.regressions(@fail_above / 100.0)
         regressions.each do |r|
-          @err.puts("ractorbench: REGRESSION #{comparison.label(r.key)}: #{Comparison::Cells.percent(r.change)} " \
-            "(limit +#{format_pct(@fail_above)}%, Holm p #{Comparison::Cells.p(r.p_holm)})")
+          @err.puts("ractorbench: REGRESSION #{comparison.label(r.key)}: #{Reports::Compare::Cells.percent(r.change)} " \
+            "(limit +#{format_pct(@fail_above)}%, Holm p #{Reports::Compare::Cells.p(r.p_holm)})")
         end
         regressions.empty? ? 0 : 1
       end
@@ -97,7 +96,7 @@ module Ractorbench
       end
 
       def metric(text)
-        Comparison::METRICS.fetch(text) { raise UsageError, "--time must be messages or whole, got #{text.inspect}" }
+        Analysis::Comparison::METRICS.fetch(text) { raise UsageError, "--time must be messages or whole, got #{text.inspect}" }
       end
 
       def alpha(text)
@@ -119,9 +118,7 @@ module Ractorbench
       end
 
       def format_name(name)
-        return name if FORMATS.key?(name)
-
-        raise UsageError, "unknown format #{name.inspect} for compare; choose one of: #{FORMATS.keys.join(", ")}"
+        Reports.fetch(name, of: :comparison) && name
       end
 
       def format_pct(value) = (value == value.round) ? value.round.to_s : value.to_s

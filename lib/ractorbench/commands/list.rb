@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "../catalog"
-require_relative "../suite"
+require_relative "../plan/catalog"
+require_relative "../plan/suite"
 require_relative "../../../harness/ractorbench/harness/subject"
+
+require_relative "../cli"
+require_relative "../errors"
 
 module Ractorbench
   module Commands
@@ -19,10 +22,10 @@ module Ractorbench
       end
 
       def call
-        catalog = Catalog.default.with(@files)
+        catalog = Plan::Catalog.default.with(@files)
         section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
         section("Models", catalog.models.map { |m| [m.name, m.description] })
-        section("Suites", Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
+        section("Suites", Plan::Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
           Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
         0

@@ -3,7 +3,9 @@
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../atomic_file"
+require_relative "../store/atomic_file"
+
+require_relative "../cli"
 
 module Ractorbench
   module Commands
@@ -18,7 +20,7 @@ module Ractorbench
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
           o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
-            "(auto: left out for a JIT Ruby)") { |m| @first_run = FirstRun.parse(m) }
+            "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end.parse!(argv)
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
 
@@ -33,7 +35,7 @@ module Ractorbench
         warn_truncated(contents)
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         text = renderer.render(analysis)
-        @output ? AtomicFile.write(@output, text) : @out.write(text)
+        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
         analysis.digest_check.agree? ? 0 : 1
       end
 

@@ -2,14 +2,16 @@
 
 require "shellwords"
 require "time"
-require_relative "../catalog"
-require_relative "../plan_options"
-require_relative "../ruby_target"
-require_relative "../ruby_variants"
-require_relative "../machine"
-require_relative "../collector"
+require_relative "../plan/catalog"
+require_relative "../plan/options"
+require_relative "../rubies/target"
+require_relative "../rubies/variants"
+require_relative "../measure/machine"
+require_relative "../measure/collector"
 require_relative "../analysis"
 require_relative "../reports"
+
+require_relative "../cli"
 
 module Ractorbench
   module Commands
@@ -22,9 +24,9 @@ module Ractorbench
         @out = out
         @err = err
         @argv = argv.dup
-        @plan = PlanOptions.new
+        @plan = Plan::Options.new
         @ruby_texts = []
-        @variants = RubyVariants.new
+        @variants = Rubies::Variants.new
         @files = []
         parser.parse!(argv)
         raise UsageError, "run takes options only, got #{argv.join(" ")}; see `ractorbench run --help`" unless argv.empty?
@@ -40,36 +42,36 @@ module Ractorbench
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: ractorbench run [--suite NAME | -w WORKLOADS -m MODELS --workers N,.. --messages N,..] [options]"
-          o.on("--suite NAME", "run a suite (see `ractorbench list`)") { |s| @plan.suite = Suite.fetch(s) }
+          o.on("--suite NAME", "run a suite (see `ractorbench list`)") { |s| @plan.suite = Plan::Suite.fetch(s) }
           o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = list(l) }
           o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = list(l) }
-          o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = NumberList.positive_integers("--workers", l) }
-          o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = NumberList.positive_integers("--messages", l) }
+          o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = Plan::NumberList.positive_integers("--workers", l) }
+          o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = Plan::NumberList.positive_integers("--messages", l) }
           o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
-          o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = NumberList.positive_integer("--reps", n) }
-          o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = NumberList.positive_float("--scale", f) }
-          o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{NumberList.positive_float("--time", t)}") }
+          o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = Plan::NumberList.positive_integer("--reps", n) }
+          o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = Plan::NumberList.positive_float("--scale", f) }
+          o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{Plan::NumberList.positive_float("--time", t)}") }
           o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
-          RubyVariants.add_options(o, @variants)
+          Rubies::Variants.add_options(o, @variants)
           o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
-          o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = NumberList.positive_float("--timeout", t) }
+          o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
           o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
           o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
           o.on("--format NAME", "format of the closing table (default summary)") { |f| @format = f }
           o.on("--first-run MODE", "auto|include|exclude: each configuration's first run in the closing table's " \
-            "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = FirstRun.parse(m) }
+            "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end
       end
 
       Session = Struct.new(:catalog, :targets, :runs, :writer, :path, :timeout, :first_seq, keyword_init: true)
 
       def new_session
-        catalog = Catalog.default.with(@files)
+        catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
         targets = rubies.map(&:probe!)
         seed = @seed || Random.new_seed % 2**32
-        plan = Plan.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
+        plan = Plan::Matrix.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
         renderer
         path = @output || default_output
         writer = Store::Writer.create(path, header(plan, targets, catalog))
@@ -81,10 +83,10 @@ module Ractorbench
       def resume_session
         contents = Store.read(@resume)
         header = contents.header
-        catalog = Catalog.default.with(Array(header["load"]))
-        targets = header.fetch("rubies").map { |h| RubyTarget.from_h(h).probe! }
+        catalog = Plan::Catalog.default.with(Array(header["load"]))
+        targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe! }
         done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
-        plan = Plan.from_h(header.fetch("plan"))
+        plan = Plan::Matrix.from_h(header.fetch("plan"))
         pending = plan.runs.reject { |spec| done.key?(spec.id) }
         renderer
         @err.puts("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
@@ -100,8 +102,8 @@ module Ractorbench
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
       def collect(session)
-        collector = Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Progress.for(session.runs.size, io: @err))
+        collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
+          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err))
         collector.collect(session.runs, first_seq: session.first_seq)
         session.writer.close
         analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")
@@ -115,7 +117,7 @@ module Ractorbench
       end
 
       def rubies
-        given = @ruby_texts.empty? ? [RubyTarget.current] : @ruby_texts.map { |t| RubyTarget.parse(t) }.tap { |ts| unique!(ts) }
+        given = @ruby_texts.empty? ? [Rubies::Target.current] : @ruby_texts.map { |t| Rubies::Target.parse(t) }.tap { |ts| unique!(ts) }
         @variants.expand(given, @plan.suite)
       end
 
@@ -131,8 +133,8 @@ module Ractorbench
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
           "command" => (%w[ractorbench run] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
-          "machine" => Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Catalog.default.files, "plan" => plan.to_h
+          "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
+          "load" => catalog.files - Plan::Catalog.default.files, "plan" => plan.to_h
         }
       end
 

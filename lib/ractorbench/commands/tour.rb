@@ -3,6 +3,8 @@
 require "tmpdir"
 require_relative "run"
 
+require_relative "../cli"
+
 module Ractorbench
   module Commands
     # `ractorbench` with no command: every suite that takes part, scaled
@@ -27,7 +29,7 @@ module Ractorbench
       end
 
       def suites
-        Suite.all.select(&:tour)
+        Plan::Suite.all.select(&:tour)
       end
 
       def default_output

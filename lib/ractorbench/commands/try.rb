@@ -3,20 +3,23 @@
 require "shellwords"
 require "stringio"
 require "time"
-require_relative "../catalog"
-require_relative "../number_list"
-require_relative "../ruby_target"
-require_relative "../machine"
-require_relative "../plan"
-require_relative "../collector"
+require_relative "../plan/catalog"
+require_relative "../plan/number_list"
+require_relative "../rubies/target"
+require_relative "../measure/machine"
+require_relative "../plan/matrix"
+require_relative "../measure/collector"
 require_relative "../analysis"
-require_relative "../sweep"
-require_relative "../units"
-require_relative "../try/preflight"
-require_relative "../try/diagnosis"
-require_relative "../try/sweep_plan"
-require_relative "../try/report"
-require_relative "../try/paths"
+require_relative "../analysis/sweep"
+require_relative "../reports/parts/units"
+require_relative "../advisor/preflight"
+require_relative "../advisor/diagnosis"
+require_relative "../advisor/sweep_plan"
+require_relative "../advisor/report"
+require_relative "../advisor/paths"
+
+require_relative "../cli"
+require_relative "../errors"
 
 module Ractorbench
   module Commands
@@ -73,8 +76,8 @@ module Ractorbench
       def call
         check_file
         target = ruby.probe!
-        preflight = Ractorbench::Try::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
-        diagnoses = [Ractorbench::Try::Diagnosis.ractor(preflight), Ractorbench::Try::Diagnosis.marshal(preflight)].compact
+        preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        diagnoses = [Ractorbench::Advisor::Diagnosis.ractor(preflight), Ractorbench::Advisor::Diagnosis.marshal(preflight)].compact
         return check_only(preflight, diagnoses) if @check
 
         sweep(target, preflight, diagnoses)
@@ -85,13 +88,13 @@ module Ractorbench
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:"
-          o.on("--items N", "items per run (default: about #{Ractorbench::Try::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = NumberList.positive_integer("--items", n) }
-          o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = NumberList.positive_integers("--workers", l).uniq.sort }
-          o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = NumberList.positive_integer("--reps", n) }
+          o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
+          o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
+          o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
           o.on("-m", "--models LIST", "models to sweep (default #{DEFAULT_MODELS.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
-          o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = NumberList.positive_float("--timeout", t) }
+          o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--check", "only check FILE (contract, Marshal, a ractor): no measurements") { @check = true }
@@ -105,26 +108,26 @@ module Ractorbench
       end
 
       def ruby
-        @ruby_text ? RubyTarget.parse(@ruby_text) : RubyTarget.current
+        @ruby_text ? Rubies::Target.parse(@ruby_text) : Rubies::Target.current
       end
 
       def check_only(preflight, diagnoses)
         @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
         @out.puts("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
-          "(#{preflight["sampled"]} items checked, #{Units.duration(preflight["seconds_per_item"], space: " ")} each)")
+          "(#{preflight["sampled"]} items checked, #{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)")
         diagnoses.empty? ? 0 : 1
       end
 
       def sweep(target, preflight, diagnoses)
-        catalog = Catalog.default.with([ADAPTER])
+        catalog = Plan::Catalog.default.with([ADAPTER])
         models, excluded = choose_models(catalog, preflight, diagnoses)
-        counts = @workers || Ractorbench::Try::SweepPlan.worker_counts(Machine.usable_cores)
-        items, note = Ractorbench::Try::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
+        counts = @workers || Ractorbench::Advisor::SweepPlan.worker_counts(Measure::Machine.usable_cores)
+        items, note = Ractorbench::Advisor::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
         params = {"file" => File.expand_path(@file), "module" => preflight["module"]}
         # Serial ignores the worker count: measured once, it is every count's baseline.
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
-        plan = Plan.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
+        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
         @err.puts("ractorbench: #{plan.runs.size} runs of #{@file}; results in #{path}") if @err.tty?
@@ -133,9 +136,9 @@ module Ractorbench
         refuse_disagreement(analysis, preflight, path)
         diagnoses += failure_diagnoses(analysis, preflight, diagnoses)
         context = Context.new(file: @file, preflight: preflight, items: items, items_note: note,
-          ruby_description: target.info["description"], usable_cores: Machine.usable_cores, reps: @reps, path: path)
-        panel = Sweep.panels(analysis, min_counts: 1).first
-        report = Ractorbench::Try::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
+          ruby_description: target.info["description"], usable_cores: Measure::Machine.usable_cores, reps: @reps, path: path)
+        panel = Analysis::Sweep.panels(analysis, min_counts: 1).first
+        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
         @out.write(report.to_s)
         (report.complete? && excluded.empty?) ? 0 : 1
       end
@@ -158,15 +161,15 @@ module Ractorbench
           raise UsageError, "--fibers: no fibers model is installed here (harness/models/fibers.rb); see `ractorbench list`"
         end
 
-        available && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Try::Recommendation::WAITS : @fibers)
+        available && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Advisor::Recommendation::WAITS : @fibers)
       end
 
       def collect(catalog, target, plan, writer)
         # try reports failures itself, after the sweep; on a terminal the
         # progress bar still shows them as they happen.
         io = @err.tty? ? @err : StringIO.new
-        Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
-          progress: Progress.for(plan.runs.size, io: io)).collect(plan.runs, first_seq: 1)
+        Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
+          progress: Measure::Progress.for(plan.runs.size, io: io)).collect(plan.runs, first_seq: 1)
       ensure
         writer.close
       end
@@ -178,7 +181,7 @@ module Ractorbench
 
         wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }
           .map { |model, runs| "#{model} (W=#{runs.map { |r| r["workers"] }.uniq.sort.join(",")})" }
-        raise UsageError, "#{Ractorbench::Try::Paths.short(preflight["work_location"])}: work returned different results under " \
+        raise UsageError, "#{Ractorbench::Advisor::Paths.short(preflight["work_location"])}: work returned different results under " \
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
           "thread, process or ractor runs it: leave thread, process and ractor identities, object ids, times and random " \
           "numbers out of the result (runs kept in #{path})"
@@ -189,7 +192,7 @@ module Ractorbench
         return [] if known.any? { |d| d.model == "ractors" }
 
         reason = analysis.runs.find { |r| r["model"] == "ractors" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
-        diagnosis = reason && Ractorbench::Try::Diagnosis.from_failure(reason, preflight)
+        diagnosis = reason && Ractorbench::Advisor::Diagnosis.from_failure(reason, preflight)
         diagnosis ? [diagnosis] : []
       end
 
@@ -198,8 +201,8 @@ module Ractorbench
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
           "command" => (%w[ractorbench try] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => @timeout, "scale" => 1.0, "suite" => nil,
-          "machine" => Machine.describe, "rubies" => [target.to_h],
-          "load" => catalog.files - Catalog.default.files, "plan" => plan.to_h,
+          "machine" => Measure::Machine.describe, "rubies" => [target.to_h],
+          "load" => catalog.files - Plan::Catalog.default.files, "plan" => plan.to_h,
           "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded}
         }

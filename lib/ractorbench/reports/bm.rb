@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "rows"
-require_relative "verdict"
-require_relative "notes"
+require_relative "parts/rows"
+require_relative "parts/verdict"
+require_relative "parts/notes"
+
+require_relative "../reports"
+require_relative "../analysis"
 
 module Ractorbench
   module Reports
@@ -19,9 +22,9 @@ module Ractorbench
       module_function
 
       def render(analysis)
-        rows = Rows.for(analysis)
+        rows = Parts::Rows.for(analysis)
         blocks = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
-        [legend, *blocks.map { |key, group| block(key, group, analysis) }, Verdict.lines(analysis)].flatten.join("\n") + "\n"
+        [legend, *blocks.map { |key, group| block(key, group, analysis) }, Parts::Verdict.lines(analysis)].flatten.join("\n") + "\n"
       end
 
       def legend

@@ -1,7 +1,9 @@
 # frozen_string_literal: true
 
 require "csv"
-require_relative "rows"
+require_relative "parts/rows"
+
+require_relative "../reports"
 
 module Ractorbench
   module Reports
@@ -22,7 +24,7 @@ module Ractorbench
           INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" }
         CSV.generate do |csv|
           csv << headers
-          Rows.for(analysis).each do |r|
+          Parts::Rows.for(analysis).each do |r|
             csv << KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
               INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) }
           end

@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 require "erb"
-require_relative "rows"
-require_relative "verdict"
-require_relative "winners"
+require_relative "parts/rows"
+require_relative "parts/verdict"
+require_relative "parts/winners"
 require_relative "html/charts"
 require_relative "svg/sweep_chart"
-require_relative "../sweep"
-require_relative "../warnings"
+require_relative "../analysis/sweep"
+require_relative "../analysis/warnings"
+
+require_relative "../reports"
 
 module Ractorbench
   module Reports
@@ -31,8 +33,8 @@ module Ractorbench
 
         def initialize(analysis)
           @analysis = analysis
-          groups = Rows.groups(analysis)
-          @rows = groups.map { |g| Rows.row(g) }
+          groups = Parts::Rows.groups(analysis)
+          @rows = groups.map { |g| Parts::Rows.row(g) }
           @pairs = groups.zip(@rows)
           @charts = Charts.new(analysis, @pairs)
         end
@@ -43,16 +45,16 @@ module Ractorbench
 
         def header = analysis.header
 
-        def winners = Winners.for(@pairs)
+        def winners = Parts::Winners.for(@pairs)
 
         # Same total work at several worker counts (`try`), with Amdahl fits.
-        def sweeps = Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)).to_s }
+        def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)).to_s }
 
-        def warnings = Warnings.for(analysis, rows).map(&:message)
+        def warnings = Analysis::Warnings.for(analysis, rows).map(&:message)
 
         def note = analysis.first_run.describe
 
-        def verdict_lines = Verdict.lines(analysis)
+        def verdict_lines = Parts::Verdict.lines(analysis)
 
         def digests_agree? = analysis.digest_check.agree?
 
@@ -78,13 +80,13 @@ module Ractorbench
           end
         end
 
-        def seconds(summary) = Format.seconds(summary)
+        def seconds(summary) = Parts::Format.seconds(summary)
 
-        def interval(ci) = Format.interval(ci)
+        def interval(ci) = Parts::Format.interval(ci)
 
-        def ratio(value) = Format.ratio(value)
+        def ratio(value) = Parts::Format.ratio(value)
 
-        def percent(value) = Format.percent(value)
+        def percent(value) = Parts::Format.percent(value)
 
         def speedup_interval(row)
           ci = row["speedup_ci"]

@@ -1,9 +1,11 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "rows"
-require_relative "ops_tables"
-require_relative "../warnings"
+require_relative "parts/rows"
+require_relative "parts/ops_tables"
+require_relative "../analysis/warnings"
+
+require_relative "../reports"
 
 module Ractorbench
   module Reports
@@ -22,9 +24,9 @@ module Ractorbench
           "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map { |r| r["id"] }} },
           "failures" => analysis.runs.select { |r| r["status"] == "failed" }.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
           "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
-          "configurations" => (rows = Rows.for(analysis)),
-          "ops_per_second" => OpsTables.json(analysis),
-          "warnings" => Warnings.for(analysis, rows).map { |w| {"code" => w.code, "message" => w.message} }
+          "configurations" => (rows = Parts::Rows.for(analysis)),
+          "ops_per_second" => Parts::OpsTables.json(analysis),
+          "warnings" => Analysis::Warnings.for(analysis, rows).map { |w| {"code" => w.code, "message" => w.message} }
         ) + "\n"
       end
     end

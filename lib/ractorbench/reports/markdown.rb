@@ -1,10 +1,12 @@
 # frozen_string_literal: true
 
-require_relative "rows"
-require_relative "verdict"
-require_relative "notes"
-require_relative "glance"
-require_relative "ops_tables"
+require_relative "parts/rows"
+require_relative "parts/verdict"
+require_relative "parts/notes"
+require_relative "parts/glance"
+require_relative "parts/ops_tables"
+
+require_relative "../reports"
 
 module Ractorbench
   module Reports
@@ -16,25 +18,25 @@ module Ractorbench
       module_function
 
       def render(analysis)
-        rows = Rows.for(analysis)
+        rows = Parts::Rows.for(analysis)
         align = HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }
         table = rows.empty? ? [] : [line(HEADINGS), line(align), *rows.map { |r| line(cells(r)) }]
-        [*Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *OpsTables.markdown(analysis), "",
-          *Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
-          *Notes.lines(rows).map { |l| "- #{l.strip}" }, *Glance.cautions(analysis, rows)].join("\n") + "\n"
+        [*Parts::Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *Parts::OpsTables.markdown(analysis), "",
+          *Parts::Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
+          *Parts::Notes.lines(rows).map { |l| "- #{l.strip}" }, *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
       end
 
       def cells(r)
         keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
-        keys + [r["samples"], Format.seconds(r["messages_time"]), Format.interval(r["messages_time_ci"]),
-          Format.seconds(r["whole_time"]), Format.ratio(r["speedup"]), Glance.speedup_interval(r), Notes.efficiency_cell(r), Notes.cpu_cost_cell(r), Format.percent(r["cpu_utilisation"]),
-          Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.interval(r["messages_time_ci"]),
+          Parts::Format.seconds(r["whole_time"]), Parts::Format.ratio(r["speedup"]), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
+          Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
       def line(cells)
-        "| " + cells.map { |c| Glance.escape(c.to_s) }.join(" | ") + " |"
+        "| " + cells.map { |c| Parts::Glance.escape(c.to_s) }.join(" | ") + " |"
       end
 
       def machine_line(header)

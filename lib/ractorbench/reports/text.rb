@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 require "terminal-table"
-require_relative "rows"
-require_relative "verdict"
-require_relative "ops_tables"
-require_relative "headline"
-require_relative "notes"
-require_relative "../warnings"
+require_relative "parts/rows"
+require_relative "parts/verdict"
+require_relative "parts/ops_tables"
+require_relative "parts/headline"
+require_relative "parts/notes"
+require_relative "../analysis/warnings"
+
+require_relative "../reports"
 
 module Ractorbench
   module Reports
@@ -20,12 +22,12 @@ module Ractorbench
       module_function
 
       def render(analysis, details: true)
-        rows = Rows.for(analysis)
-        ops = OpsTables.text(analysis)
+        rows = Parts::Rows.for(analysis)
+        ops = Parts::OpsTables.text(analysis)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
-        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), ops, Headline.lines(rows), Verdict.lines(analysis),
-          Notes.lines(rows), Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
+          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
       end
 
       def summary(rows)
@@ -39,17 +41,17 @@ module Ractorbench
         keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [{value: r["unsupported"], colspan: 9}] if r["unsupported"]
 
-        keys + [r["samples"], Format.seconds(r["messages_time"]), Format.seconds(r["whole_time"]),
-          Format.ratio(r["speedup"]), Notes.efficiency_cell(r), Notes.cpu_cost_cell(r), Format.percent(r["cpu_utilisation"]),
-          Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),
+          Parts::Format.ratio(r["speedup"]), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
+          Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
       def details(rows)
         body = rows.reject { |r| r["unsupported"] }.flat_map do |r|
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
           [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
-            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
-              [Format.interval(r["#{metric}_ci"]), Format.first_run(r["first_run"], metric)]
+            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
+              [Parts::Format.interval(r["#{metric}_ci"]), Parts::Format.first_run(r["first_run"], metric)]
           end
         end
         table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)

@@ -3,8 +3,9 @@
 require_relative "../svg/interval_bars"
 require_relative "../svg/line_chart"
 require_relative "../../stats/median_interval"
-require_relative "../../comparison"
-require_relative "../../units"
+require_relative "../../analysis/comparison"
+require_relative "../parts/units"
+require_relative "../../analysis"
 
 module Ractorbench
   module Reports
@@ -86,9 +87,9 @@ module Ractorbench
         def ruby_comparison
           @ruby_comparison ||= begin
             sides = @rubies.map do |name|
-              Comparison::Side.new(label: name, groups: @pairs.map(&:first).select { |g| g.ruby == name }, paired: true)
+              Analysis::Comparison::Side.new(label: name, groups: @pairs.map(&:first).select { |g| g.ruby == name }, paired: true)
             end
-            Comparison.new(baseline: sides.first, others: sides.drop(1), metric: "messages_time", alpha: 0.05,
+            Analysis::Comparison.new(baseline: sides.first, others: sides.drop(1), metric: "messages_time", alpha: 0.05,
               key_fields: %w[workload model workers messages params])
           end
         end
@@ -118,9 +119,9 @@ module Ractorbench
           s = row["messages_time"]
           ci = row["messages_time_ci"] || {}
           text = if ci["low"]
-            "#{Units.duration(s["median"], space: " ")} #{Units.duration_range(s["median"], ci["low"], ci["high"])} n=#{s["samples"]}"
+            "#{Reports::Parts::Units.duration(s["median"], space: " ")} #{Reports::Parts::Units.duration_range(s["median"], ci["low"], ci["high"])} n=#{s["samples"]}"
           else
-            "#{Units.duration(s["median"], space: " ")}, sd #{Units.duration(s["stddev"], space: " ")}, n=#{s["samples"]}"
+            "#{Reports::Parts::Units.duration(s["median"], space: " ")}, sd #{Reports::Parts::Units.duration(s["stddev"], space: " ")}, n=#{s["samples"]}"
           end
           Svg::IntervalBars::Bar.new(label: label, value: s["median"] * scale, low: ci["low"]&.*(scale),
             high: ci["high"]&.*(scale), color: colour(row["model"]), text: text,

@@ -6,7 +6,7 @@ require_relative "scale"
 module Ractorbench
   module Reports
     module Svg
-      # A scaling sweep (Sweep::Panel): speedup over serial against workers
+      # A scaling sweep (Analysis::Sweep::Panel): speedup over serial against workers
       # for the same total work, a line per model with its 95% intervals,
       # the ideal (speedup = workers, up to the usable cores) and each
       # model's Amdahl fit as a dashed curve, its serial fraction in the legend.

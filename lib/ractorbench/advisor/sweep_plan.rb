@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require_relative "../reports/parts/units"
+
+module Ractorbench
+  module Advisor
+    # How far `try` sweeps and how much work each run does.
+    module SweepPlan
+      # Serial time a run aims at when --items is not given: long enough that
+      # starting workers is a small part of it, short enough that a sweep of
+      # every model, worker count and repetition takes well under a minute.
+      TARGET_SECONDS = 0.25
+      MAX_ITEMS = 100_000
+      # Every worker count up to this, then doublings.
+      DENSE_UP_TO = 8
+
+      module_function
+
+      # 1, 2, ... up to twice the usable cores (past the cores, more workers
+      # only help work that waits); doublings plus the core count itself
+      # when that would be a long list.
+      def worker_counts(usable_cores)
+        limit = 2 * [usable_cores.to_i, 1].max
+        return (1..limit).to_a if limit <= DENSE_UP_TO
+
+        doublings = [1]
+        doublings << doublings.last * 2 while doublings.last * 2 < limit
+        (doublings + [usable_cores.to_i, limit]).uniq.sort
+      end
+
+      # [items, why]: the requested count, or enough for TARGET_SECONDS of
+      # serial work, rounded up so that every worker count divides it (each
+      # run's workers x messages is then the same items, so every point of
+      # the sweep computes the same thing).
+      def items(requested, seconds_per_item, counts)
+        step = counts.reduce(1) { |a, b| a.lcm(b) }
+        if requested
+          n = round_up(requested, step)
+          return [n, (n == requested) ? "--items" : "--items #{requested}, rounded up to a multiple of every worker count"]
+        end
+
+        per_item = Reports::Parts::Units.duration(seconds_per_item, space: " ")
+        wanted = seconds_per_item.to_f.positive? ? (TARGET_SECONDS / seconds_per_item).ceil : MAX_ITEMS
+        return [MAX_ITEMS / step * step, "the most a run takes: #{per_item} per item measured; --items to change"] if wanted >= MAX_ITEMS
+
+        n = round_up([wanted, 2 * counts.max].max, step)
+        [n, format("about %gs of serial work at the %s per item measured; --items to change", TARGET_SECONDS, per_item)]
+      end
+
+      def round_up(n, step) = ((n + step - 1) / step) * step
+    end
+  end
+end

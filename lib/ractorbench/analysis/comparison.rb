@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require_relative "../stats/median_interval"
+require_relative "../stats/bootstrap"
+require_relative "../stats/mann_whitney"
+require_relative "../stats/holm"
+require_relative "../stats/geometric_mean"
+require_relative "."
+
+module Ractorbench
+  class Analysis
+    # One side against another, configuration by configuration (benchstat's
+    # method): the change in median time with a bootstrap interval, a
+    # Mann-Whitney p-value Holm-adjusted over every comparison made at once,
+    # and "~" (no detectable change) unless that adjusted p is below alpha.
+    class Analysis::Comparison
+      METRICS = {"messages" => "messages_time", "whole" => "whole_time"}.freeze
+      METRIC_NAMES = {"messages_time" => "messages-only time", "whole_time" => "whole-process time"}.freeze
+
+      # What is compared: some groups of an Analysis under a label (a file, or
+      # one Ruby of a file). paired: its runs share repetitions with the
+      # baseline's (one collection), so the bootstrap draws them as pairs.
+      Side = Struct.new(:label, :groups, :paired, keyword_init: true)
+
+      # One configuration on both sides.
+      Row = Struct.new(:key, :a, :b, :a_ci, :b_ci, :ratio, :ratio_ci, :test, :p_holm, :verdict, keyword_init: true) do
+        def change = ratio && ratio - 1
+        def detectable? = !test.p.nil?
+      end
+
+      # All rows of one side against the baseline, and their geometric mean.
+      Against = Struct.new(:side, :rows, :only_a, :only_b, :geomean, keyword_init: true)
+      Geomean = Struct.new(:a, :b, :ratio, :low, :high, :count, keyword_init: true)
+
+      attr_reader :baseline, :againsts, :metric, :alpha, :key_fields
+
+      # key_fields: which of workload model workers messages params ruby match
+      # a configuration across sides.
+      def initialize(baseline:, others:, metric:, alpha:, key_fields:)
+        @baseline = baseline
+        @metric = metric
+        @alpha = alpha
+        @key_fields = key_fields
+        @againsts = others.map { |side| against(side) }
+        adjust!
+      end
+
+      def rows = againsts.flat_map(&:rows)
+
+      def metric_name = METRIC_NAMES.fetch(metric)
+
+      def comparisons = rows.count(&:detectable?)
+
+      # Significant slowdowns beyond limit (a fraction, 0.1 = 10%).
+      def regressions(limit)
+        rows.select { |r| r.verdict == :slower && r.change > limit }
+      end
+
+      # The fewest runs a side for which complete separation would survive
+      # Holm at this many comparisons; nil when the rows already have enough.
+      def runs_needed
+        m = [comparisons, 1].max
+        short = rows.select(&:detectable?).any? { |r| Stats::MannWhitney.min_p(r.test.n1, r.test.n2) * m >= alpha }
+        return nil unless short
+
+        (2..100).find { |n| Stats::MannWhitney.min_p(n, n) * m < alpha }
+      end
+
+      # "prime/threads/w2/m50/ruby": a configuration as run ids name it.
+      def label(key)
+        key_fields.zip(key).filter_map do |field, value|
+          next if value.nil?
+
+          {"workers" => "w", "messages" => "m"}.fetch(field, "") + value.to_s
+        end.join("/")
+      end
+
+      def key(group)
+        values = {"workload" => group.workload, "model" => group.model, "workers" => group.workers,
+                  "messages" => group.messages, "params" => group.params_label, "ruby" => group.ruby}
+        key_fields.map { |f| values[f] }
+      end
+
+      private
+
+      def against(side)
+        mine = index(baseline.groups)
+        theirs = index(side.groups)
+        common = (mine.keys & theirs.keys).sort_by { |k| sort_key(mine[k]) }
+        rows = common.map { |k| row(k, mine[k], theirs[k], side) }
+        Against.new(side: side, rows: rows, only_a: mine.keys - theirs.keys, only_b: theirs.keys - mine.keys,
+          geomean: geomean(rows))
+      end
+
+      def index(groups)
+        groups.reject { |g| samples(g).empty? }.to_h { |g| [key(g), g] }
+      end
+
+      def sort_key(group)
+        [group.workload, group.params_label.to_s, group.workers.to_i, group.messages.to_i, group.ruby.to_s,
+          (group.model == Analysis::BASELINE) ? "" : group.model]
+      end
+
+      def samples(group) = group.ok_runs.filter_map { |r| r[metric] }
+
+      def by_rep(group) = group.ok_runs.each_with_object({}) { |r, h| h[r["rep"]] = r[metric] if r[metric] }
+
+      def row(key, a, b, side)
+        xs = samples(a)
+        ys = samples(b)
+        label = "#{key.compact.join("/")} #{side.label} vs #{baseline.label}"
+        ratio_ci = if side.paired
+          Stats::Bootstrap.ratio_of_medians(by_rep(b), by_rep(a), label: label)
+        else
+          Stats::Bootstrap.ratio_of_medians(ys, xs, label: label)
+        end
+        Row.new(key: key, a: a, b: b, a_ci: Stats::MedianInterval.for(xs), b_ci: Stats::MedianInterval.for(ys),
+          ratio: ratio_ci.estimate, ratio_ci: ratio_ci, test: Stats::MannWhitney.test(xs, ys))
+      end
+
+      def adjust!
+        all = rows
+        adjusted = Stats::Holm.adjust(all.map { |r| r.test.p })
+        all.zip(adjusted).each do |r, p|
+          r.p_holm = p
+          r.verdict = if p.nil? || r.ratio.nil? then :unknown
+          elsif p < alpha then (r.ratio > 1) ? :slower : :faster
+          else :same
+          end
+        end
+      end
+
+      # The geometric means of both sides' medians, their ratio, and its
+      # interval: the same bootstrap draws of every row, combined draw by
+      # draw, so the interval needs every row to have one.
+      def geomean(rows)
+        rows = rows.select(&:ratio)
+        return nil if rows.empty?
+
+        ratio = Stats::GeometricMean.of(rows.map(&:ratio))
+        draws = rows.map { |r| r.ratio_ci.draws }
+        low = high = nil
+        if draws.all? && draws.map(&:size).uniq.size == 1
+          combined = draws.transpose.map { |d| Stats::GeometricMean.of(d) }.compact.sort
+          low = percentile(combined, (1 - 0.95) / 2)
+          high = percentile(combined, 1 - (1 - 0.95) / 2)
+        end
+        Geomean.new(a: Stats::GeometricMean.of(rows.map { |r| r.a_ci.median }),
+          b: Stats::GeometricMean.of(rows.map { |r| r.b_ci.median }), ratio: ratio, low: low, high: high, count: rows.size)
+      end
+
+      def percentile(sorted, q)
+        h = (sorted.size - 1) * q
+        sorted[h.floor] + (h - h.floor) * (sorted[h.ceil] - sorted[h.floor])
+      end
+    end
+  end
+end

@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+require_relative "../../store"
+require_relative ".."
+require_relative "."
+require_relative "../../errors"
+
+module Ractorbench
+  class Analysis
+    class Analysis::Comparison
+      # Builds what `compare` compares from its arguments: several results
+      # files (the first is the baseline), or the Rubies of one file (--by ruby).
+      module Sides
+        FIELDS = %w[workload model workers messages params ruby].freeze
+
+        Built = Struct.new(:baseline, :others, :key_fields, :analyses, keyword_init: true)
+
+        module_function
+
+        def files(paths, first_run:, err:)
+          analyses = paths.map { |p| analysis(p, first_run, err) }
+          labels = labels(paths)
+          sides = analyses.zip(labels).map { |a, l| Side.new(label: l, groups: a.groups, paired: false) }
+          Built.new(baseline: sides.first, others: sides.drop(1), key_fields: key_fields(analyses),
+            analyses: analyses.zip(labels))
+        end
+
+        def by_ruby(path, baseline_name, first_run:, err:)
+          analysis = analysis(path, first_run, err)
+          names = ruby_names(analysis)
+          if names.size < 2
+            raise UsageError, "#{path} has one Ruby (#{names.join}); --by ruby compares the Rubies of one collection: " \
+              "run it with two --ruby NAME=COMMAND"
+          end
+          base = baseline_name || names.first
+          raise UsageError, "--baseline #{base.inspect} is not a Ruby of #{path}; it has: #{names.join(", ")}" unless names.include?(base)
+
+          sides = names.map do |name|
+            Side.new(label: name, groups: analysis.groups.select { |g| g.ruby == name }, paired: name != base)
+          end
+          Built.new(baseline: sides.find { |s| s.label == base }, others: sides.reject { |s| s.label == base },
+            key_fields: FIELDS - ["ruby"], analyses: [[analysis, File.basename(path)]])
+        end
+
+        def analysis(path, first_run, err)
+          contents = Store.read(path)
+          err.puts("ractorbench: warning: the last line of #{path} was cut off; using its complete runs") if contents.truncated
+          Analysis.new(contents, first_run: first_run)
+        end
+
+        # The header's order, so the first --ruby of a collection is the baseline.
+        def ruby_names(analysis)
+          listed = Array(analysis.header["rubies"]).map { |r| r["name"] }
+          used = analysis.groups.map(&:ruby).uniq
+          (listed & used) + (used - listed)
+        end
+
+        # Files name their sides; full paths only where base names collide.
+        def labels(paths)
+          names = paths.map { |p| File.basename(p) }
+          (names.uniq.size == names.size) ? names : paths
+        end
+
+        # Ruby names match across files when the files share them; two files
+        # of one Ruby each (say ruby-3.3 and ruby-3.4) compare whatever their
+        # Rubies are called.
+        def key_fields(analyses)
+          rubies = analyses.map { |a| a.groups.map(&:ruby).uniq.sort }
+          (rubies.uniq.size > 1 && rubies.all? { |r| r.size == 1 }) ? FIELDS - ["ruby"] : FIELDS
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+require_relative "../stats/median_interval"
+require_relative "../stats/bootstrap"
+require_relative "../stats/outliers"
+
+module Ractorbench
+  class Analysis
+    # How sure we are of one configuration's figures: 95% intervals of both
+    # medians and of the speedup over serial, the runs that stand out, and the
+    # first run on its own. One flat hash that Reports::Parts::Rows merges into every
+    # format's row.
+    module Analysis::Uncertainty
+      module_function
+
+      def row(group)
+        {
+          "messages_time_ci" => interval(group, "messages_time"),
+          "whole_time_ci" => interval(group, "whole_time"),
+          "speedup_ci" => speedup(group),
+          "outliers" => outliers(group),
+          "first_run" => first_run(group)
+        }
+      end
+
+      def label(group)
+        [group.workload, group.model, "w#{group.workers}", "m#{group.messages}", group.params_label, group.ruby].compact.join("/")
+      end
+
+      # {rep => value} of the successful runs: what the bootstrap pairs on.
+      def by_rep(group, metric)
+        group.ok_runs.each_with_object({}) { |r, h| h[r["rep"] || r["id"]] = r[metric] if r[metric] }
+      end
+
+      def interval(group, metric)
+        ci = Stats::MedianInterval.for(group.ok_runs.map { |r| r[metric] })
+        return nil if ci.n.zero?
+
+        ci.to_h.merge("reason" => ci.reason)
+      end
+
+      # The interval of baseline median / this median, over repetitions.
+      def speedup(group)
+        base = group.baseline
+        return nil if base.nil? || base.equal?(group) || group.ok_runs.empty? || base.ok_runs.empty?
+
+        ci = Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"),
+          label: "#{label(group)} speedup")
+        {"low" => ci.low, "high" => ci.high, "level" => ci.level, "paired" => ci.paired, "reason" => ci.reason}
+      end
+
+      # Runs whose messages-only time has a modified z-score beyond 3.5.
+      def outliers(group)
+        runs = group.ok_runs.select { |r| r["messages_time"] }
+        Stats::Outliers.indices(runs.map { |r| r["messages_time"] }).map { |i| runs[i]["id"] }
+      end
+
+      def first_run(group)
+        run = group.first_run
+        return nil unless run
+
+        {"id" => run["id"], "messages_time" => run["messages_time"], "whole_time" => run["whole_time"],
+         "excluded" => group.first_run_excluded?}
+      end
+    end
+  end
+end

@@ -1,0 +1,170 @@
+# frozen_string_literal: true
+
+require_relative "../stats/median_interval"
+require_relative "../stats/outliers"
+require_relative "."
+
+module Ractorbench
+  class Analysis
+    # What makes a results file less trustworthy than its tables look, each
+    # said with what to do about it (hyperfine's lesson: advice, not just a
+    # flag). Shown under every human-readable report.
+    module Analysis::Warnings
+      Warning = Struct.new(:code, :message)
+
+      SPREAD_LIMIT = 0.10 # std dev / mean above which runs are "noisy"
+      START_LOAD_LIMIT = 1.0 # one core's worth of other work before we began
+      SHOWN = 3 # configurations named in a message; the rest are counted
+
+      module_function
+
+      # rows: Reports::Parts::Rows.for(analysis), passed in when a report already has them.
+      def for(analysis, rows)
+        machine = analysis.header["machine"] || {}
+        measured = rows.reject { |r| r["unsupported"] || r["samples"].to_i.zero? }
+        [
+          few_samples(measured), spread(measured), slow_first_runs(measured), outliers(measured),
+          start_load(machine), load_during(analysis.runs, machine, rows), limited_cores(machine),
+          oversubscribed(measured, machine), governor(machine)
+        ].compact
+      end
+
+      # Lines for a plain-text report: how first runs were treated, then
+      # every warning.
+      def lines(analysis, rows)
+        note = analysis.first_run.describe
+        [("Note: #{note}." if note), *self.for(analysis, rows).map { |w| "WARNING: #{w.message}" }].compact
+      end
+
+      def label(row)
+        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
+      end
+
+      def named(rows)
+        shown = rows.first(SHOWN).map { |r| block_given? ? yield(r) : label(r) }
+        shown << "and #{rows.size - SHOWN} more" if rows.size > SHOWN
+        shown.join(", ")
+      end
+
+      def few_samples(rows)
+        need = Stats::MedianInterval.min_samples
+        few = rows.select { |r| r["samples"] < need }
+        return nil if few.empty?
+
+        Warning.new("few_samples",
+          "#{few.size} of #{rows.size} configurations have fewer than #{need} successful runs (fewest: " \
+          "#{few.map { |r| r["samples"] }.min}), too few for a 95% interval of the median or of a speedup, " \
+          "so their differences may be noise: run again with --reps 10 or more")
+      end
+
+      def spread(rows)
+        noisy = rows.select { |r| relative_spread(r).to_f > SPREAD_LIMIT }.sort_by { |r| -relative_spread(r) }
+        return nil if noisy.empty?
+
+        Warning.new("spread",
+          "runs vary by more than #{(SPREAD_LIMIT * 100).round}% (std dev / mean of messages-only time) in " \
+          "#{noisy.size} configuration(s): #{named(noisy) { |r| "#{label(r)} (#{(relative_spread(r) * 100).round}%)" }}; " \
+          "make each run longer (more --messages), close other programs, and add --reps")
+      end
+
+      def relative_spread(row)
+        s = row["messages_time"]
+        (s["stddev"] && s["mean"].to_f.positive?) ? s["stddev"] / s["mean"] : nil
+      end
+
+      # Slow first runs have their own warning and are not counted again here.
+      def outliers(rows)
+        ids = rows.flat_map { |r| Array(r["outliers"]) - (slow_first_run?(r) ? [r["first_run"]["id"]] : []) }
+        return nil if ids.empty?
+
+        Warning.new("outliers",
+          "#{ids.size} run(s) stand far from the rest of their configuration (modified z-score above " \
+          "#{Stats::Outliers::THRESHOLD}): #{ids.first(SHOWN).join(", ")}#{" and #{ids.size - SHOWN} more" if ids.size > SHOWN}; " \
+          "medians resist them, but other programs or the machine's power saving may have interfered: " \
+          "run again on a quiet machine")
+      end
+
+      # A first run that is an outlier on the slow side while still counted.
+      def slow_first_runs(rows)
+        slow = rows.select { |r| slow_first_run?(r) }
+        return nil if slow.empty?
+
+        Warning.new("slow_first_run",
+          "the first run of #{slow.size} configuration(s) was much slower than the rest (#{named(slow)}), " \
+          "probably cold caches: use --first-run exclude to keep first runs out of the statistics")
+      end
+
+      def slow_first_run?(row)
+        first = row["first_run"]
+        first && !first["excluded"] && Array(row["outliers"]).include?(first["id"]) &&
+          first["messages_time"].to_f > row["messages_time"]["median"].to_f
+      end
+
+      def start_load(machine)
+        load = Array(machine["load_average"]).first
+        return nil unless load && load >= START_LOAD_LIMIT
+
+        Warning.new("load_before",
+          "the 1-minute load average was #{format("%.2f", load)} when the collection began: other programs " \
+          "were keeping about #{load.round} core(s) busy; close them (or wait) and run again")
+      end
+
+      # Our own runs keep at most max(usable cores, workers) busy, plus the
+      # coordinating process; a load beyond that was someone else's.
+      def load_during(runs, machine, rows)
+        loads = runs.filter_map { |r| r["load_average_1m"] }
+        return nil if loads.empty?
+
+        own = [machine["usable_cores"].to_i, rows.map { |r| r["workers"].to_i }.max.to_i].max + 1
+        peak = loads.max
+        return nil unless peak > own
+
+        Warning.new("load_during",
+          "the 1-minute load average reached #{format("%.2f", peak)} during the collection, more than the " \
+          "#{own} busy processes ractorbench's own runs account for: something else competed for the CPU; " \
+          "run again on a quiet machine")
+      end
+
+      def limited_cores(machine)
+        cores = machine["cores"].to_i
+        usable = machine["usable_cores"].to_i
+        return nil unless cores.positive? && usable.positive? && usable < cores
+
+        limits = []
+        limits << "an affinity mask of #{machine["affinity_cores"]} CPUs" if machine["affinity_cores"].to_i.between?(1, cores - 1)
+        quota = machine["cgroup_cpu_limit"]
+        limits << "a cgroup CPU quota of #{format("%.2f", quota)} CPUs" if quota && quota < cores
+        Warning.new("limited_cores",
+          "only #{usable} of the #{cores} cores were usable (#{limits.join(" and ")}): parallel models cannot " \
+          "go past #{usable}x; raise the container's limit (e.g. docker --cpus) or run outside it to measure " \
+          "the whole machine")
+      end
+
+      def oversubscribed(rows, machine)
+        usable = machine["usable_cores"].to_i
+        # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
+        # senders measure a mechanism, not scaling.
+        over = rows.select { |r| r["model"] != Analysis::BASELINE && r["speedup"] && r["workers"].to_i > usable }
+        return nil if usable.zero? || over.empty?
+
+        Warning.new("oversubscribed",
+          "#{over.map { |r| r["workers"] }.uniq.sort.map { |w| "W=#{w}" }.join(", ")} exceed(s) the #{usable} usable " \
+          "cores (#{named(over)}): no model can go past #{usable}x there, those rows measure oversubscription; " \
+          "use --workers up to #{usable} to measure scaling")
+      end
+
+      def governor(machine)
+        governors = machine["scaling_governors"]
+        return nil unless governors.is_a?(Hash)
+
+        other = governors.except("performance")
+        return nil if other.empty?
+
+        Warning.new("governor",
+          "the CPU frequency scaling governor is #{other.map { |g, n| "'#{g}' on #{n} CPU(s)" }.join(", ")}: the " \
+          "clock follows the load, so run times drift; for steadier figures set 'performance' " \
+          "(sudo cpupower frequency-set -g performance) and run again")
+      end
+    end
+  end
+end

@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+require_relative "../../../harness/ractorbench/harness"
+require_relative "../errors"
+
+module Ractorbench
+  module Plan
+    # What can be run: the workloads and models under harness/ (one file each)
+    # plus any a user loads with --load. The driver loads the same files the
+    # child does, to list them and to check names and parameters up front.
+    class Plan::Catalog
+      Entry = Struct.new(:name, :description, :file, :implementation, keyword_init: true)
+
+      def self.default
+        @default ||= new
+      end
+
+      attr_reader :files
+
+      def initialize(extra_files = [])
+        @files = []
+        @workloads = {}
+        @models = {}
+        Dir[File.join(HARNESS_DIR, "workloads", "*.rb")].sort.each { |f| add(f) }
+        Dir[File.join(HARNESS_DIR, "models", "*.rb")].sort.each { |f| add(f) }
+        extra_files.each { |f| add(f) }
+      end
+
+      def with(extra_files)
+        extra_files.empty? ? self : self.class.new(extra_files)
+      end
+
+      def workloads = @workloads.values
+      def models = @models.values
+
+      def workload(name)
+        @workloads.fetch(name) { raise UsageError, unknown("workload", name, @workloads.keys) }
+      end
+
+      def model(name)
+        @models.fetch(name) { raise UsageError, unknown("model", name, @models.keys) }
+      end
+
+      # The files a child must load to run this workload under this model.
+      def files_for(workload_name, model_name)
+        [workload(workload_name).file, model(model_name).file].uniq
+      end
+
+      private
+
+      def add(file)
+        path = File.expand_path(file)
+        raise UsageError, "cannot read #{file}: no such file" unless File.file?(path)
+
+        load_plugin(path, file)
+        @files << path
+        index(@workloads, Harness.workloads)
+        index(@models, Harness.models)
+      end
+
+      def load_plugin(path, shown)
+        require path
+      rescue SyntaxError => e
+        raise UsageError, "#{shown} has a syntax error: #{e.message.lines.first.strip}"
+      rescue ScriptError, StandardError => e
+        raise UsageError, "#{shown} failed to load: #{e.class}: #{e.message}"
+      end
+
+      # Harness's registry is process-wide; this catalog shows only what its
+      # own files define.
+      def index(into, registry)
+        registry.each_value do |impl|
+          next unless @files.include?(impl.file)
+
+          into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl)
+        end
+      end
+
+      def unknown(kind, name, known)
+        "unknown #{kind} #{name.inspect}; known: #{known.sort.join(", ")} (see `ractorbench list`)"
+      end
+    end
+  end
+end

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require_relative "../errors"
+
+module Ractorbench
+  module Plan
+    # Parses the numbers users type on the command line, with errors that say
+    # which option was wrong and what it wanted.
+    module Plan::NumberList
+      module_function
+
+      def positive_integers(option, text)
+        list = text.to_s.split(",").map(&:strip)
+        raise UsageError, "#{option} needs a comma-separated list of positive integers, got #{text.inspect}" if list.empty?
+
+        list.map { |item| positive_integer(option, item) }
+      end
+
+      def positive_integer(option, text)
+        value = Integer(text.to_s.delete("_"), 10)
+        raise ArgumentError if value <= 0
+
+        value
+      rescue ArgumentError, TypeError
+        raise UsageError, "#{option} must be a positive integer, got #{text.inspect}"
+      end
+
+      def positive_float(option, text)
+        value = Float(text)
+        raise ArgumentError unless value.positive? && value.finite?
+
+        value
+      rescue ArgumentError, TypeError
+        raise UsageError, "#{option} must be a positive number, got #{text.inspect}"
+      end
+    end
+  end
+end

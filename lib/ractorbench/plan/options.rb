@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+require_relative "number_list"
+require_relative "suite"
+require_relative "matrix"
+require_relative "../errors"
+
+module Ractorbench
+  module Plan
+    # What `run` was asked to measure, from a suite and/or explicit flags,
+    # checked against the catalog before anything is run or written.
+    class Options
+      DEFAULT_WORKERS = [2].freeze
+      DEFAULT_MESSAGES = [100].freeze
+      DEFAULT_REPS = 3
+
+      attr_accessor :suite, :workloads, :models, :workers, :messages, :reps, :scale
+      attr_reader :params
+
+      def initialize
+        @params = {}
+        @scale = 1.0
+      end
+
+      def add_param(text)
+        key, value = text.split("=", 2)
+        raise UsageError, "--param needs KEY=VALUE, got #{text.inspect}" if value.nil? || key.to_s.strip.empty?
+
+        @params[key.strip] = typed(value)
+      end
+
+      def repetitions
+        reps || suite&.reps || DEFAULT_REPS
+      end
+
+      def entries(catalog)
+        base = suite ? suite.entries(scale) : default_entries(catalog)
+        list = base.filter_map { |entry| narrow(entry) }
+        raise UsageError, "nothing to run: --workloads and --models leave nothing of suite #{suite.name}" if list.empty?
+
+        list.each { |entry| validate(entry, catalog) }
+      end
+
+      private
+
+      def default_entries(catalog)
+        configs = (workers || DEFAULT_WORKERS).product(messages || DEFAULT_MESSAGES).map { |w, m| [w, scaled(m)] }
+        (workloads || ["prime"]).map do |workload|
+          Plan::Entry.new(workload: workload, models: models || catalog.models.map(&:name).sort, configs: configs, params: {})
+        end
+      end
+
+      def narrow(entry)
+        return nil if workloads && !workloads.include?(entry.workload)
+
+        chosen = models ? entry.models & models : entry.models
+        return nil if chosen.empty?
+
+        configs = (suite && (workers || messages)) ? override_configs(entry) : entry.configs
+        Plan::Entry.new(workload: entry.workload, models: chosen, configs: configs, params: entry.params.merge(@params))
+      end
+
+      def override_configs(entry)
+        ws = workers || entry.configs.map(&:first).uniq
+        ms = messages ? messages.map { |m| scaled(m) } : entry.configs.map(&:last).uniq
+        ws.product(ms)
+      end
+
+      def scaled(messages)
+        [(messages * scale).round, 1].max
+      end
+
+      def validate(entry, catalog)
+        workload = catalog.workload(entry.workload).implementation
+        entry.models.each { |m| catalog.model(m) }
+        entry.configs.each do |w, m|
+          problem = workload.validate(workload.default_params.merge(entry.params.transform_keys(&:to_sym)), w * m)
+          raise UsageError, "workload #{entry.workload}: #{problem}" if problem
+        end
+      end
+
+      def typed(value)
+        Integer(value, 10)
+      rescue ArgumentError
+        begin
+          Float(value)
+        rescue ArgumentError
+          value
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Plan
+    # How suites shrink work for --scale F when the work is not a count of
+    # messages. The aim is always the same: total cost about F times the full
+    # run's, with the shape of the experiment (copies, workers, nodes) kept.
+    module Plan::Scaling
+      module_function
+
+      def count(value, scale)
+        [(value * scale).round, 1].max
+      end
+
+      # For a product of two sizes (ring: nodes x laps): each by sqrt(F).
+      def square_root(value, scale)
+        count(value, Math.sqrt(scale))
+      end
+
+      # fib(n) makes 2 fib(n+1) - 1 calls, so cost grows by ~1.618 per n; the
+      # n whose call count is nearest (in ratio) to F times fib(n)'s.
+      def fib_n(n, scale)
+        target = fib_calls(n) * scale
+        (1..n + 20).min_by { |m| (Math.log(fib_calls(m)) - Math.log(target)).abs }
+      end
+
+      def fib_calls(n)
+        a, b = 0, 1
+        (n + 1).times { a, b = b, a + b }
+        2 * a - 1
+      end
+
+      # tarai's cost jumps steeply with x, so scaling picks, among tarai(x',
+      # y', z) with y' < x' (same z, same result shape), the one whose number
+      # of calls is nearest (in ratio) to F times tarai(x, y, z)'s. Call
+      # counts come from the recursion itself, memoised, not from timing.
+      def tarai_args(x, y, z, scale)
+        target = tarai_calls(x, y, z) * scale
+        candidates = (z + 2..x + 6).flat_map { |a| (z + 1...a).map { |b| [a, b, z] } }
+        candidates.min_by { |args| (Math.log(tarai_calls(*args)) - Math.log(target)).abs }
+      end
+
+      def tarai_calls(x, y, z, memo = {})
+        return 1 if x <= y
+
+        memo[[x, y, z]] ||= begin
+          inner = [[x - 1, y, z], [y - 1, z, x], [z - 1, x, y]]
+          1 + inner.sum { |args| tarai_calls(*args, memo) } + tarai_calls(*inner.map { |args| tarai_value(*args) }, memo)
+        end
+      end
+
+      def tarai_value(x, y, z)
+        return y if x <= y
+
+        (y <= z) ? z : x
+      end
+    end
+  end
+end

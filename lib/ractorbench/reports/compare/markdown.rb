@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require_relative "../../reports"
+require_relative "cells"
+
+module Ractorbench
+  module Reports
+    module Compare
+      # `compare --format markdown`: tables ready to paste into an issue.
+      module Markdown
+        module_function
+
+        def render(comparison, cautions)
+          sections = comparison.againsts.map do |ag|
+            headings = Cells.headings(comparison, ag)
+            rows = ag.rows.map { |r| Cells.row(comparison, r) }
+            rows << Cells.geomean(comparison, ag.geomean).each_with_index.map { |c, i| i.zero? ? "**#{c}**" : c } if ag.geomean
+            align = headings.each_index.map { |i| (i < Cells.key_columns(comparison).size) ? "---" : "---:" }
+            ["### A = `#{code(comparison.baseline.label)}`, B = `#{code(ag.side.label)}`", "",
+              line(headings), line(align), *rows.map { |r| line(r) }, ""]
+          end
+          [*sections, "_#{Cells.legend(comparison)}._", "", *cautions.map { |c| "> **Warning:** #{escape(c)}" }].join("\n") + "\n"
+        end
+
+        def line(cells) = "| " + cells.map { |c| escape(c.to_s) }.join(" | ") + " |"
+
+        # Names come from results files: keep them from breaking the table
+        # or turning into HTML wherever the Markdown is rendered.
+        def escape(text) = text.gsub("|", "\\|").gsub("<", "&lt;").gsub(">", "&gt;")
+
+        def code(text) = text.delete("`")
+      end
+
+      Reports.register("markdown", Markdown, of: :comparison)
+    end
+  end
+end

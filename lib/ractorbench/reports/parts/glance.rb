@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require_relative "rows"
+require_relative "winners"
+require_relative "../../analysis/warnings"
+
+module Ractorbench
+  module Reports
+    module Parts
+      # The Markdown report's top and bottom: a heading and the fastest model
+      # for each workload and size (with how sure we are), then the note on
+      # first runs and the warnings as quotes a reader cannot miss.
+      module Glance
+        module_function
+
+        def lines(analysis, rows)
+          groups = Rows.groups(analysis)
+          entries = Winners.for(groups.zip(rows))
+          return [] if entries.empty?
+
+          ["## ractorbench: #{escape(rows.map { |r| r["workload"] }.uniq.join(", "))}", "",
+            "**Fastest model** for each workload and size (median messages-only time; speedup over serial with its 95% " \
+            "interval; \"~\" when the lead is within the noise, Mann-Whitney with Holm's correction):", "",
+            *entries.map { |e| "- #{entry(e)}" }, ""]
+        end
+
+        def entry(e)
+          w = e.winner
+          figure = (w["model"] == Analysis::BASELINE || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
+          "#{escape(e.workload)}#{" (#{escape(e.params)})" if e.params} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
+            ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
+        end
+
+        def cautions(analysis, rows)
+          note = analysis.first_run.describe
+          warnings = Analysis::Warnings.for(analysis, rows)
+          return [] if note.nil? && warnings.empty?
+
+          ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
+        end
+
+        def speedup_interval(row)
+          ci = row["speedup_ci"]
+          return "" if row["model"] == Analysis::BASELINE || ci.nil?
+
+          ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)"
+        end
+
+        # Names come from results files: a table cell must stay one cell, and
+        # a workload called <script> must stay text wherever the Markdown lands.
+        def escape(text)
+          text.gsub("|", "\\|").gsub("<", "&lt;").gsub(">", "&gt;")
+        end
+      end
+    end
+  end
+end

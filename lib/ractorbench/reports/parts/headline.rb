@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+require_relative "../../analysis"
+
+module Ractorbench
+  module Reports
+    module Parts
+      # The answer at a glance in a terminal: for each workload and size, one
+      # bar per model, its speedup over serial with the 95% interval and the
+      # number of runs behind it.
+      module Headline
+        WIDTH = 32
+        EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"].freeze
+
+        module_function
+
+        def lines(rows)
+          groups = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
+          # Workloads that measure a mechanism (spawn, ring, fan-in) have no
+          # serial run and no speedup to draw.
+          groups = groups.select { |_, group| group.any? { |r| r["speedup"] } }
+          return [] if groups.empty?
+
+          ["Speedup over serial of the messages-only time: median ratio, [95% interval], runs per model"] +
+            groups.flat_map { |key, group| block(key, group) }
+        end
+
+        def block(key, group)
+          workload, params, workers, messages, ruby = key
+          title = "#{workload}#{" (#{params})" if params}  W=#{workers} M=#{messages}  #{ruby}"
+          # The ideal is W times faster only while there are W cores to run on.
+          ideal = group.filter_map { |r| r["cores_used"] }.min || workers.to_i
+          scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max
+          width = group.map { |r| r["model"].length }.max
+          ["#{title}  (ideal #{format("%.2f×", ideal)})"] + group.map { |r| line(r, width, scale) }
+        end
+
+        def line(row, width, scale)
+          name = "  #{row["model"].ljust(width)}  "
+          return "#{name}#{row["unsupported"]}" if row["unsupported"]
+          return "#{name}no successful run" if row["samples"].to_i.zero? || row["speedup"].nil?
+
+          "#{name}#{bar(row["speedup"] / scale).ljust(WIDTH)} #{Format.ratio(row["speedup"]).rjust(7)}  " \
+            "#{interval(row).ljust(16)} n=#{row["samples"]}"
+        end
+
+        def interval(row)
+          return "" if row["model"] == Analysis::BASELINE
+
+          ci = row["speedup_ci"]
+          return "(no interval)" unless ci && ci["low"]
+
+          format("[%.2f, %.2f]", ci["low"], ci["high"])
+        end
+
+        # A bar of fraction (0..1) of WIDTH, in eighths of a character.
+        def bar(fraction)
+          eighths = (fraction.clamp(0.0, 1.0) * WIDTH * 8).round
+          "█" * (eighths / 8) + EIGHTHS[eighths % 8]
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "terminal-table"
+require_relative "../../analysis/ops_per_second"
+
+module Ractorbench
+  module Reports
+    module Parts
+      # The ops-per-second rows (seed 001) in the seed's three tables, for the
+      # text and Markdown reports: each names the seed's call style and what
+      # ractorbench ran for it, the seed's "N executions in T seconds", and
+      # operations per second net of the empty loop with their spread.
+      module OpsTables
+        HEADINGS = ["seed", "ractorbench ran", "model", "ruby", "n", "executions (median sample)",
+          "ops/s net (mean ± sd)", "± %"].freeze
+
+        module_function
+
+        def text(analysis)
+          Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
+            t = Terminal::Table.new(title: table.title, headings: HEADINGS, rows: rows.map { |r| text_cells(r) })
+            (4..7).each { |i| t.align_column(i, :right) }
+            [t.to_s, *notes(rows)].join("\n")
+          end
+        end
+
+        def markdown(analysis)
+          Analysis::OpsPerSecond.tables(analysis).flat_map do |table, rows|
+            ["", "**#{table.title}**", "", md_line(HEADINGS), md_line(HEADINGS.map.with_index { |_, i| (i < 4) ? "---" : "---:" }),
+              *rows.map { |r| md_line(cells(r)) }, "", *notes(rows).map { |l| "- #{l}" }]
+          end
+        end
+
+        def json(analysis)
+          Analysis::OpsPerSecond.tables(analysis).flat_map { |_, rows| rows }
+        end
+
+        def text_cells(r)
+          keys, rest = cells(r).each_slice(4).to_a
+          outcome(r) ? keys + [{value: outcome(r), colspan: 4}] : keys + rest
+        end
+
+        def cells(r)
+          keys = [r["seed"] || r["subject"], r["ran"] || r["subject"], r["model"], r["ruby"]]
+          return keys + [outcome(r), "", "", ""] if outcome(r)
+
+          ops = r["ops_per_second"]
+          keys + [r["samples"], format("%d executions in %.4f seconds", r["executions"], r["seconds"]),
+            ops["samples"].to_i.zero? ? "within the loop's noise" : "#{count(ops["mean"])} ± #{count(ops["stddev"])}",
+            ops["relative_spread"] ? format("%.1f%%", ops["relative_spread"] * 100) : "-"]
+        end
+
+        # Why a row has no figures: skipped on this Ruby, or failed.
+        def outcome(r)
+          return "skipped: #{r["unsupported"]}" if r["unsupported"]
+          return "FAILED: #{r["failed"].first}" if r["runs"].zero? && r["failed"].any?
+
+          "no successful runs" if r["runs"].zero?
+        end
+
+        def notes(rows)
+          measured = rows.select { |r| r["loop_ns_per_op"] }
+          return [] if measured.empty?
+
+          loops = measured.map { |r| r["loop_ns_per_op"] }.minmax.map { |ns| format("%.1f", ns) }.uniq.join("-")
+          lines = ["ops/s net: executions per second once the empty loop's cost (batch.each { }, its fastest sample: #{loops} ns " \
+            "an operation) is taken off; n = samples; executions: the seed's gross figure for the median sample. " \
+            "GC #{measured.map { |r| r["gc"] }.uniq.join("/")}#{async_note(measured)}."]
+          lines.concat(measured.filter_map { |r| r["gc_note"] }.uniq)
+          rows.each { |r| r["failed"].each { |reason| lines << "FAILED #{r["subject"]} on #{r["ruby"]}: #{reason}" } }
+          lines
+        end
+
+        def async_note(rows)
+          versions = rows.filter_map { |r| r["async"] if r["model"] == "fibers" }.uniq
+          versions.empty? ? "" : "; fibers: async #{versions.join(", ")} (wait 0 = Fiber.scheduler.yield)"
+        end
+
+        def count(value)
+          value.nil? ? "-" : value.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
+        end
+
+        def md_line(cells)
+          "| " + cells.map { |c| c.to_s.gsub("|", "\\|") }.join(" | ") + " |"
+        end
+      end
+    end
+  end
+end

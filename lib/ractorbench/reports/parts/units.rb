@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Reports
+    module Parts
+      # Durations for people: four significant digits in a unit that fits
+      # (3.231ms rather than 0.003231).
+      module Reports::Parts::Units
+        module_function
+
+        def duration(seconds, space: "")
+          return "-" if seconds.nil?
+
+          value, unit = if seconds >= 1 then [seconds, "s"]
+          elsif seconds >= 1e-3 then [seconds * 1e3, "ms"]
+          else [seconds * 1e6, "µs"]
+          end
+          digits = [3 - Math.log10(value.abs.clamp(1, 999)).floor, 0].max
+          format("%.#{digits}f%s%s", value, space, unit)
+        end
+
+        # An interval in the unit of its median, "[3.160, 3.319]".
+        def duration_range(median, low, high)
+          scale = if median >= 1 then 1
+          elsif median >= 1e-3 then 1e3
+          else 1e6
+          end
+          digits = [3 - Math.log10((median * scale).abs.clamp(1, 999)).floor, 0].max
+          format("[%.#{digits}f, %.#{digits}f]", low * scale, high * scale)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Reports
+    module Parts
+      # The lines under every human-readable report: how many runs succeeded,
+      # whether the models agreed, and each failure with its reason.
+      module Verdict
+        module_function
+
+        def lines(analysis)
+          total = analysis.runs.size
+          out = ["#{analysis.succeeded}/#{total} runs succeeded, #{analysis.failed} failed" +
+            (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
+          out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
+          analysis.runs.select { |r| r["status"] == "failed" }.first(20).each do |r|
+            out << "  FAILED #{r["id"]}: #{r["reason"]}"
+          end
+          out
+        end
+
+        def digest_lines(check, succeeded)
+          # Runs without a digest (ops-per-second) check their own counts instead.
+          return [] if check.consensus.empty? && succeeded.positive?
+          return ["Digests: no successful runs to compare"] if check.consensus.empty?
+          return ["Digests agree: every model computed the same results (#{check.consensus.size} result set(s))"] if check.agree?
+
+          check.disagreements.flat_map do |d|
+            workload, jobs, params = d.key
+            ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{", #{params}" unless params.empty?}): expected #{d.expected}; " \
+              "these runs differ and are excluded from the statistics:"] +
+              d.runs.map { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" }
+          end
+        end
+      end
+    end
+  end
+end

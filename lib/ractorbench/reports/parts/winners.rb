@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+require_relative "../../stats/mann_whitney"
+require_relative "../../stats/holm"
+
+module Ractorbench
+  module Reports
+    module Parts
+      # Which model is fastest for each workload and size, by how much, and
+      # whether its lead over the runner-up is more than noise (Mann-Whitney,
+      # Holm-adjusted over all the configurations at once).
+      module Winners
+        Entry = Struct.new(:workload, :params, :workers, :messages, :ruby, :winner, :runner_up, :lead, :p, :p_holm,
+          :clear, keyword_init: true)
+
+        module_function
+
+        # pairs: [group, row] for every configuration, in Rows order.
+        def for(pairs, alpha: 0.05)
+          panels = pairs.select { |_, r| r["samples"].to_i.positive? }
+            .group_by { |_, r| r.values_at("workload", "params", "workers", "messages", "ruby") }
+          entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r["messages_time"]["median"] }) }
+          Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
+            entries[i].p_holm = p
+            entries[i].clear = !p.nil? && p < alpha
+          end
+          entries
+        end
+
+        def entry(key, members)
+          (g1, winner), (g2, runner_up) = members
+          test = g2 && Stats::MannWhitney.test(times(g1), times(g2))
+          lead = runner_up && runner_up["messages_time"]["median"] / winner["messages_time"]["median"] - 1
+          workload, params, workers, messages, ruby = key
+          Entry.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby,
+            winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
+        end
+
+        def times(group) = group.ok_runs.filter_map { |r| r["messages_time"] }
+
+        # One sentence for an entry, in plain words; name (a block) formats
+        # model names for the output at hand (escaping them for Markdown).
+        def verdict(e, &name)
+          name ||= ->(text) { text }
+          return "only #{name.call(e.winner["model"])} ran" unless e.runner_up
+
+          lead = format("%.0f%%", e.lead * 100)
+          runner_up = name.call(e.runner_up["model"])
+          return "ahead of #{runner_up} by #{lead} (Holm p #{format_p(e.p_holm)})" if e.clear
+
+          too_few = e.p_holm.nil? || Stats::MannWhitney.min_p(e.winner["samples"], e.runner_up["samples"]) >= 0.05
+          "~ no clear lead over #{runner_up} (#{lead}, Holm p #{format_p(e.p_holm)}#{", too few runs to tell" if too_few})"
+        end
+
+        def format_p(p)
+          return "-" if p.nil?
+
+          (p < 0.001) ? "<0.001" : format("%.3f", p)
+        end
+      end
+    end
+  end
+end
