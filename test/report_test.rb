@@ -79,11 +79,30 @@ class ReportTest < Minitest::Test
     assert_usage_error ractorbench("report", foreign), /not a ractorbench results file/
     File.write(foreign, "")
     assert_usage_error ractorbench("report", foreign), /not a ractorbench results file/
-    damaged = File.join(@dir, "damaged.jsonl")
-    lines = File.readlines(@out)
-    File.write(damaged, lines[0] + "garbage\n" + lines[1..].join)
-    assert_usage_error ractorbench("report", damaged), /damaged.jsonl:2 is not a valid results line/
     assert_usage_error ractorbench("report", @out, "--format", "pdf"), /unknown format "pdf"/
     assert_usage_error ractorbench("report"), /report needs one results file/
+  end
+
+  # One damaged line costs one run, never the report: each is skipped with
+  # its line number, whatever is wrong with it.
+  def test_damaged_lines_are_skipped_with_their_line_numbers
+    lines = File.readlines(@out)
+    run = JSON.parse(lines[1])
+    bad = ["garbage", "\xFF\xFE not utf-8".b, JSON.generate(run.merge("params" => "n=3")),
+      JSON.generate(run.merge("id" => [1, 2])), JSON.generate(run.merge("system" => [])),
+      JSON.generate(run.merge("messages_time" => 1e308)), JSON.generate({"type" => "run"})]
+    damaged = File.join(@dir, "damaged.jsonl")
+    File.binwrite(damaged, lines[0] + bad.map { |l| l + "\n" }.join + lines[1..].join)
+    %w[text markdown csv json].each do |format|
+      result = ractorbench("report", damaged, "--format", format)
+      assert_equal 0, result.code, result.err
+      (2..6).each { |n| assert_match(/skipped line #{n} of .*damaged.jsonl: /, result.err) }
+      assert_match(/skipped 2 more damaged lines/, result.err)
+      refute_match(/\.rb:\d+:in /, result.err)
+    end
+    assert_match(/params is not an object of plain values/, ractorbench("report", damaged).err)
+    header = JSON.parse(lines[0]).merge("rubies" => "ruby")
+    File.write(damaged, JSON.generate(header) + "\n" + lines[1..].join)
+    assert_usage_error ractorbench("report", damaged), /damaged header \(its rubies is a string\)/
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "forwardable"
+require_relative "plan/configuration"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
 require_relative "analysis/first_run"
@@ -13,16 +15,19 @@ module Ractorbench
 
     # One configuration's samples and what they add up to.
     class Group
-      attr_reader :workload, :model, :workers, :messages, :params, :ruby, :runs, :ok_runs
+      extend Forwardable
+
+      attr_reader :configuration, :runs, :ok_runs
       attr_accessor :baseline
 
+      def_delegators :configuration, :workload, :model, :workers, :messages, :params, :ruby, :params_label,
+        :comparison_key, :jobs_key, :label, :title
+
+      # runs: Store::RunRecords of one configuration.
       def initialize(runs, digest_check, first_run: nil)
-        first = runs.first
-        @workload, @model, @workers, @messages, @params, @ruby =
-          first.values_at("workload", "model", "workers", "messages", "params", "ruby")
-        @params ||= {}
+        @configuration = runs.first.configuration
         @runs = runs
-        @ok_runs = runs.select { |r| r["status"] == "ok" && !digest_check.wrong?(r) }
+        @ok_runs = runs.select { |r| r.ok? && !digest_check.wrong?(r) }
         @digest_check = digest_check
         set_apart_first_run(first_run) if first_run
       end
@@ -35,7 +40,7 @@ module Ractorbench
 
       def set_apart_first_run(policy)
         @first_run = policy.first_of(@ok_runs)
-        @first_run_excluded = policy.exclude?(@ruby, @ok_runs.size)
+        @first_run_excluded = policy.exclude?(ruby, @ok_runs.size)
         @ok_runs = @ok_runs.reject { |r| r.equal?(@first_run) } if @first_run_excluded
       end
 
@@ -43,11 +48,11 @@ module Ractorbench
       def whole_time = @whole_time ||= Stats::Summary.new(ok_runs.map { |r| r["whole_time"] })
 
       def failed_runs
-        runs.select { |r| r["status"] == "failed" || @digest_check.wrong?(r) }
+        runs.select { |r| r.failed? || @digest_check.wrong?(r) }
       end
 
       def unsupported_reason
-        runs.find { |r| r["status"] == "unsupported" }&.fetch("reason", nil) if ok_runs.empty?
+        runs.find(&:unsupported?)&.reason if ok_runs.empty?
       end
 
       # (user + system) / wall: how many cores the run kept busy on average.
@@ -74,14 +79,6 @@ module Ractorbench
         ratio(baseline&.whole_time&.median, whole_time.median)
       end
 
-      def params_label
-        params.empty? ? nil : params.sort.map { |k, v| "#{k}=#{v}" }.join(",")
-      end
-
-      def comparison_key
-        [workload, workers, messages, params_label, ruby]
-      end
-
       private
 
       def ratio(base, value)
@@ -96,23 +93,19 @@ module Ractorbench
       @contents = contents
       @digest_check = Analysis::DigestCheck.new(contents.runs)
       @first_run = Analysis::FirstRun.new(first_run, contents.header)
-      @groups = contents.runs.group_by { |r| group_key(r) }.values.map { |runs| Group.new(runs, @digest_check, first_run: @first_run) }
+      @groups = contents.runs.group_by(&:configuration).values.map { |runs| Group.new(runs, @digest_check, first_run: @first_run) }
       link_baselines
     end
 
     def runs = contents.runs
 
-    def succeeded = runs.count { |r| r["status"] == "ok" && !digest_check.wrong?(r) }
-    def unsupported = runs.count { |r| r["status"] == "unsupported" }
-    def failed = runs.count { |r| r["status"] == "failed" || digest_check.wrong?(r) }
+    def succeeded = runs.count { |r| r.ok? && !digest_check.wrong?(r) }
+    def unsupported = runs.count(&:unsupported?)
+    def failed = runs.count { |r| r.failed? || digest_check.wrong?(r) }
 
     def header = contents.header
 
     private
-
-    def group_key(run)
-      run.values_at("workload", "model", "workers", "messages", "ruby") << (run["params"] || {}).sort
-    end
 
     def link_baselines
       baselines = groups.select { |g| g.model == BASELINE }.to_h { |g| [g.comparison_key, g] }
@@ -120,12 +113,8 @@ module Ractorbench
       # (workers x messages) at another count is the same computation: a
       # sweep (`try`) measures serial once instead of at every count.
       same_jobs = groups.select { |g| g.model == BASELINE }.sort_by { |g| g.workers.to_i }.reverse
-        .to_h { |g| [jobs_key(g), g] }
-      groups.each { |g| g.baseline = baselines[g.comparison_key] || same_jobs[jobs_key(g)] }
-    end
-
-    def jobs_key(group)
-      [group.workload, group.workers.to_i * group.messages.to_i, group.params_label, group.ruby]
+        .to_h { |g| [g.jobs_key, g] }
+      groups.each { |g| g.baseline = baselines[g.comparison_key] || same_jobs[g.jobs_key] }
     end
   end
 end

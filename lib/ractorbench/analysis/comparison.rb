@@ -5,7 +5,7 @@ require_relative "../stats/bootstrap"
 require_relative "../stats/mann_whitney"
 require_relative "../stats/holm"
 require_relative "../stats/geometric_mean"
-require_relative "."
+require_relative "../analysis"
 
 module Ractorbench
   class Analysis

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "."
+require_relative "../plan/configuration"
+require_relative "../analysis"
 require_relative "efficiency"
 require_relative "../reports/parts/rows"
 require_relative "../stats/amdahl"
@@ -26,7 +27,7 @@ module Ractorbench
 
       # One workload, parameters, Ruby and job count.
       Panel = Struct.new(:workload, :params, :ruby, :jobs, :usable_cores, :baseline, :series, keyword_init: true) do
-        def title = [workload, params && "(#{params})", "#{jobs} jobs", ruby].compact.join(" ")
+        def title = [Plan::Configuration.title(workload, params), "#{jobs} jobs", ruby].compact.join(" ")
 
         def worker_counts = series.flat_map { |s| s.points.map(&:workers) }.uniq.sort
       end

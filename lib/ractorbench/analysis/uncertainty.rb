@@ -24,7 +24,7 @@ module Ractorbench
       end
 
       def label(group)
-        [group.workload, group.model, "w#{group.workers}", "m#{group.messages}", group.params_label, group.ruby].compact.join("/")
+        group.label
       end
 
       # {rep => value} of the successful runs: what the bootstrap pairs on.

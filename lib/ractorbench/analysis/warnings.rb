@@ -2,7 +2,7 @@
 
 require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
-require_relative "."
+require_relative "../analysis"
 
 module Ractorbench
   class Analysis

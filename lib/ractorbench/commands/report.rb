@@ -32,7 +32,7 @@ module Ractorbench
       def call
         renderer = Reports.fetch(@format)
         contents = Store.read(@path)
-        warn_truncated(contents)
+        Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         text = renderer.render(analysis)
         @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
@@ -40,13 +40,6 @@ module Ractorbench
       end
 
       private
-
-      def warn_truncated(contents)
-        return unless contents.truncated
-
-        @err.puts("ractorbench: warning: the last line of #{@path} was cut off (a collector stopped mid-write); " \
-          "using the #{contents.runs.size} complete runs")
-      end
     end
 
     CLI.register("report", Report, "statistics of a results file: text, markdown, csv or json")

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "configuration"
+
 module Ractorbench
   module Plan
     # One measured run: which workload, under which model, at what size, on
@@ -10,19 +12,12 @@ module Ractorbench
       end
 
       def id
-        "#{config_label}/rep#{rep}"
+        "#{configuration.label}/rep#{rep}"
       end
 
-      # Everything but the repetition: runs with equal labels are samples of
-      # one configuration.
-      def config_label
-        [workload, model, "w#{workers}", "m#{messages}", params_label, ruby].compact.join("/")
-      end
-
-      def params_label
-        return nil if params.nil? || params.empty?
-
-        params.sort.map { |k, v| "#{k}=#{v}" }.join(",")
+      # Everything but the repetition: runs of one configuration are its samples.
+      def configuration
+        Configuration.new(workload: workload, model: model, workers: workers, messages: messages, params: params || {}, ruby: ruby)
       end
 
       def to_h

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "erb"
+require_relative "../plan/configuration"
 require_relative "parts/rows"
 require_relative "parts/verdict"
 require_relative "parts/winners"
@@ -58,7 +59,7 @@ module Ractorbench
 
         def digests_agree? = analysis.digest_check.agree?
 
-        def title(workload, params) = params ? "#{workload} (#{params})" : workload
+        def title(workload, params) = Plan::Configuration.title(workload, params)
 
         def machine_facts
           m = header["machine"] || {}

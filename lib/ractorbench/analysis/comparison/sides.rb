@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../../store"
-require_relative ".."
-require_relative "."
+require_relative "../../analysis"
+require_relative "../comparison"
 require_relative "../../errors"
 
 module Ractorbench
@@ -44,7 +44,7 @@ module Ractorbench
 
         def analysis(path, first_run, err)
           contents = Store.read(path)
-          err.puts("ractorbench: warning: the last line of #{path} was cut off; using its complete runs") if contents.truncated
+          Store.warnings(contents).each { |line| err.puts("ractorbench: warning: #{line}") }
           Analysis.new(contents, first_run: first_run)
         end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../plan/configuration"
 require_relative "../svg/interval_bars"
 require_relative "../svg/line_chart"
 require_relative "../../stats/median_interval"
@@ -100,7 +101,7 @@ module Ractorbench
           @pairs.group_by { |_, r| r.values_at("workload", "params", "workers", "messages") }
         end
 
-        def title(workload, params) = params ? "#{workload} (#{params})" : workload
+        def title(workload, params) = Plan::Configuration.title(workload, params)
 
         def bar_label(row) = several_rubies? ? "#{row["model"]} · #{row["ruby"]}" : row["model"]
 

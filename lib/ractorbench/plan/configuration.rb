@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Plan
+    # What makes runs samples of one measurement: a workload with its
+    # parameters, under one model, at one size, on one Ruby. Its label and
+    # title are built here once; every report and warning names a
+    # configuration the same way.
+    Configuration = Struct.new(:workload, :model, :workers, :messages, :params, :ruby, keyword_init: true) do
+      def self.of(record)
+        new(workload: record["workload"], model: record["model"], workers: record["workers"],
+          messages: record["messages"], params: record["params"] || {}, ruby: record["ruby"])
+      end
+
+      # "n=3,x=12", or nil without parameters.
+      def self.params_label(params)
+        return nil if params.nil? || params.empty?
+
+        params.sort.map { |k, v| "#{k}=#{v}" }.join(",")
+      end
+
+      # "fib (n=30)", or the workload alone; params_text: an already built
+      # params_label (reports' rows carry that, not the hash).
+      def self.title(workload, params_text)
+        params_text ? "#{workload} (#{params_text})" : workload.to_s
+      end
+
+      def params_label = self.class.params_label(params)
+
+      # "prime/threads/w2/m1000/n=3/ruby": unique per configuration; a run's
+      # id is this label and its repetition.
+      def label
+        [workload, model, "w#{workers}", "m#{messages}", params_label, ruby].compact.join("/")
+      end
+
+      def title = self.class.title(workload, params_label)
+
+      # The configurations whose speedups are comparable: all models of one
+      # workload, size and Ruby.
+      def comparison_key = [workload, workers, messages, params_label, ruby]
+
+      # Serial ignores the worker count: a serial run of the same jobs
+      # (workers x messages) at another count is the same computation.
+      def jobs_key = [workload, workers.to_i * messages.to_i, params_label, ruby]
+    end
+  end
+end
