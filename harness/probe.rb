@@ -7,6 +7,7 @@ require_relative "ractorbench/harness/mn_check"
 
 ractor = Object.const_defined?(:Ractor) && Ractor.respond_to?(:new)
 yjit = Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:YJIT)
+zjit = Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:ZJIT)
 features = {
   "ractor" => ractor,
   "ractor_port" => ractor && Ractor.const_defined?(:Port),
@@ -14,6 +15,8 @@ features = {
   "fork" => Process.respond_to?(:fork),
   "yjit" => yjit,
   "yjit_enabled" => yjit && RubyVM::YJIT.enabled?,
+  "zjit" => zjit,
+  "zjit_enabled" => zjit && RubyVM::ZJIT.enabled?,
   # Any other JIT in force: the report keeps a JIT Ruby's first run apart.
   "jit_enabled" => Object.const_defined?(:RubyVM) &&
     %i[ZJIT RJIT MJIT].any? { |jit| RubyVM.const_defined?(jit) && RubyVM.const_get(jit).enabled? },

@@ -40,6 +40,35 @@ class InterpreterSettingsTest < Minitest::Test
     end
   end
 
+  ZJIT_RUBY = "/opt/rubies/ruby-4.0.0/bin/ruby"
+
+  # ZJIT is one entry of the settings table: rows that ran with it on a Ruby
+  # that has it, "not supported" with the evidence on one that has not.
+  def test_zjit_both_on_a_ruby_with_zjit_and_on_one_without
+    args = ["--zjit", "both", "--ruby", "host=#{RbConfig.ruby}"]
+    has_zjit = File.executable?(ZJIT_RUBY)
+    args += ["--ruby", "ruby40=#{ZJIT_RUBY}"] if has_zjit
+    result, rubies, runs = collect(*args)
+    assert_equal 0, result.code, result.err
+    assert_equal "1", rubies.fetch("host+zjit")["env"]["RUBY_ZJIT_ENABLE"]
+    assert_equal "ok", runs.fetch("host")["status"]
+    if rubies.fetch("host+zjit").dig("info", "features", "zjit")
+      assert_equal({"yjit" => "off", "zjit" => "on"}, runs.fetch("host+zjit")["settings"])
+    else
+      assert_equal "unsupported", runs.fetch("host+zjit")["status"]
+      assert_match(/ZJIT was asked for \(RUBY_ZJIT_ENABLE=1\) but is not on: this Ruby was built without ZJIT/,
+        runs.fetch("host+zjit")["reason"])
+    end
+    unless has_zjit
+      puts "\n  (#{ZJIT_RUBY} not installed: ZJIT rows checked on the host Ruby only; run ../shared/rubies/install.sh)"
+      return
+    end
+    assert_equal "ok", runs.fetch("ruby40+zjit")["status"], runs.fetch("ruby40+zjit")["reason"]
+    assert_equal "on", runs.fetch("ruby40+zjit")["settings"]["zjit"]
+    refute runs.fetch("ruby40")["settings"].key?("zjit"), "ZJIT recorded only where asked for or on"
+    assert_equal runs.fetch("ruby40")["digest"], runs.fetch("ruby40+zjit")["digest"]
+  end
+
   # On a Ruby before 3.3 the M:N variables do nothing; on one that honours
   # them the probe sees waiting threads share native threads.
   def test_mn_and_max_cpu_are_verified_not_assumed

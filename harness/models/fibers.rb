@@ -11,7 +11,7 @@ module Ractorbench
     # turns into switches to another fiber. For IO-bound workloads.
     module Fibers
       extend Harness::Model
-      model "fibers", "W fibers under a Fiber::Scheduler (async) pulling jobs from one list (overlaps IO waits)"
+      model "fibers", "W fibers under a Fiber::Scheduler (async) pulling jobs from one list (overlaps IO waits)", family: "fiber"
 
       # Loads async here, before the clock starts, so its load time is never
       # part of a measured run.

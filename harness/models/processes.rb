@@ -12,7 +12,7 @@ module Ractorbench
     # so neither side wakes up once per message when messages are short.
     module Processes
       extend Harness::Model
-      model "processes", "W forked workers fed by a supervisor over pipes"
+      model "processes", "W forked workers fed by a supervisor over pipes", family: "process"
 
       def self.unsupported_reason
         "this Ruby cannot fork" unless Process.respond_to?(:fork)

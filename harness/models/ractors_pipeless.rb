@@ -8,7 +8,7 @@ module Ractorbench
     # worker's mailbox (a static split), workers send results back.
     module RactorsPipeless
       extend Harness::Model
-      model "ractors-pipeless", "W ractors, main sends each its share of jobs directly"
+      model "ractors-pipeless", "W ractors, main sends each its share of jobs directly", family: "ractor"
 
       def self.unsupported_reason
         "this Ruby has no Ractor" unless Harness::RactorCompat.available?

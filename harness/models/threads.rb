@@ -7,7 +7,7 @@ module Ractorbench
     # W threads pull from one Thread::Queue; the GVL lets one run Ruby at a time.
     module Threads
       extend Harness::Model
-      model "threads", "W threads pulling jobs from a Thread::Queue"
+      model "threads", "W threads pulling jobs from a Thread::Queue", family: "thread"
 
       def self.run(workload, jobs, workers)
         queue = Thread::Queue.new

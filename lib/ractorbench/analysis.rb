@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "forwardable"
+require_relative "plan/catalog"
 require_relative "plan/configuration"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
@@ -104,6 +105,13 @@ module Ractorbench
     def failed = runs.count { |r| r.failed? || digest_check.wrong?(r) }
 
     def header = contents.header
+
+    # A model's family (serial, thread, process, ractor, fiber): as the
+    # header recorded it, else, for a file written before families were
+    # recorded, as the models installed here declare it.
+    def family(model)
+      (header["families"] || {})[model] || Plan::Catalog.default.families[model]
+    end
 
     private
 

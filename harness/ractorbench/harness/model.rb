@@ -7,13 +7,22 @@ module Ractorbench
     #   run(workload, jobs, workers)  every job's result, in any order
     #   unsupported_reason            nil, or why this Ruby cannot run the model
     #
-    # A model knows nothing about any particular workload.
+    # A model knows nothing about any particular workload. Its family says
+    # what carries its work (the driver reasons by family, never by name):
+    # serial, thread, process, ractor or fiber.
     module Model
-      attr_reader :name, :description, :file
+      FAMILIES = %w[serial thread process ractor fiber].freeze
 
-      def model(name, description)
+      attr_reader :name, :description, :file, :family
+
+      def model(name, description, family: nil)
+        unless family.nil? || FAMILIES.include?(family.to_s)
+          raise ArgumentError, "model #{name}: family #{family.inspect} is not one of #{FAMILIES.join(", ")}"
+        end
+
         @name = name
         @description = description
+        @family = family&.to_s
         @file = caller_locations(1, 1).first.absolute_path
         Harness.register_model(self)
       end

@@ -114,7 +114,7 @@ module Ractorbench
       end
 
       def threads_reason
-        threads = @panel.series.find { |s| s.model == "threads" }
+        threads = @panel.series.find { |s| s.family == "thread" }
         return nil unless threads
 
         best = threads.points.select(&:speedup).max_by(&:speedup)

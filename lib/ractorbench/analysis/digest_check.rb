@@ -45,7 +45,7 @@ module Ractorbench
       def key(run) = self.class.key(run)
 
       def reference(group)
-        serial = group.select { |r| r["model"] == "serial" }
+        serial = group.select { |r| r["model"] == Analysis::BASELINE }
         pool = serial.empty? ? group : serial
         pool.map { |r| r["digest"] }.tally.max_by { |_, count| count }.first
       end

@@ -24,7 +24,7 @@ module Ractorbench
       def call
         catalog = Plan::Catalog.default.with(@files)
         section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
-        section("Models", catalog.models.map { |m| [m.name, m.description] })
+        section("Models", catalog.models.map { |m| [m.name, "#{m.description}#{" [#{m.family}]" if m.family}"] })
         section("Suites", Plan::Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
           Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })

@@ -202,7 +202,7 @@ module Ractorbench
           "command" => (%w[ractorbench try] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => @timeout, "scale" => 1.0, "suite" => nil,
           "machine" => Measure::Machine.describe, "rubies" => [target.to_h],
-          "load" => catalog.files - Plan::Catalog.default.files, "plan" => plan.to_h,
+          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h,
           "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded}
         }

@@ -9,7 +9,7 @@ module Ractorbench
     # plus any a user loads with --load. The driver loads the same files the
     # child does, to list them and to check names and parameters up front.
     class Plan::Catalog
-      Entry = Struct.new(:name, :description, :file, :implementation, keyword_init: true)
+      Entry = Struct.new(:name, :description, :file, :implementation, :family, keyword_init: true)
 
       def self.default
         @default ||= new
@@ -40,6 +40,10 @@ module Ractorbench
       def model(name)
         @models.fetch(name) { raise UsageError, unknown("model", name, @models.keys) }
       end
+
+      # {"threads" => "thread", ...}: recorded in a results header, so a
+      # report knows what each model is without loading it.
+      def families = @models.transform_values(&:family).compact
 
       # The files a child must load to run this workload under this model.
       def files_for(workload_name, model_name)
@@ -72,7 +76,9 @@ module Ractorbench
         registry.each_value do |impl|
           next unless @files.include?(impl.file)
 
-          into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl)
+          family = impl.respond_to?(:family) ? impl.family : nil
+          into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl,
+            family: family)
         end
       end
 

@@ -36,7 +36,7 @@ module Ractorbench
         workload, params, workers, messages, ruby = key
         cpu = cpu_by_model(analysis, key)
         figures = group.to_h { |r| [r["model"], figures(r, cpu[r["model"]])] }
-        base = baseline(group, figures)
+        base = baseline(group, figures, analysis)
         group = group.partition { |r| r["model"] == base }.flatten
         settings = group.first["settings"]
         title = "#{workload}#{" (#{params})" if params} W=#{workers} M=#{messages} #{ruby}#{" [#{settings}]" if settings}" \
@@ -68,10 +68,15 @@ module Ractorbench
          "real" => row["messages_time"]["median"], "stddev" => row["messages_time"]["stddev"], "n" => row["samples"]}
       end
 
-      # serial where it ran; else threads (the seeds' other reference); else the first.
-      def baseline(group, figures)
+      # serial where it ran; else a thread model (the seeds' other
+      # reference); else the first.
+      def baseline(group, figures, analysis)
         measured = group.map { |r| r["model"] }.select { |m| figures[m] }
-        ([Analysis::BASELINE, "threads"] & measured).first || measured.first
+        %w[serial thread].each do |family|
+          found = measured.find { |m| analysis.family(m) == family }
+          return found if found
+        end
+        measured.first
       end
 
       def model_line(row, f)

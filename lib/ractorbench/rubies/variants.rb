@@ -1,51 +1,56 @@
 # frozen_string_literal: true
 
-require_relative "../plan/number_list"
-require_relative "interpreter_settings"
+require_relative "settings"
 
 module Ractorbench
   module Rubies
-    # Interpreter settings as dimensions of the matrix: --yjit, --mn and
-    # --max-cpu turn each Ruby under test into one target per combination
-    # (named ruby, ruby+yjit, ruby+mn+cpu1, ...). A suite may ask for a mode
-    # itself (Plan::Suite.define(..., yjit: "both")); the command line wins.
+    # Interpreter settings as dimensions of the matrix: --yjit, --zjit, --mn
+    # and --max-cpu (one entry each in Settings::ALL) turn each Ruby under
+    # test into one target per combination (ruby, ruby+yjit, ruby+mn+cpu1,
+    # ...). A suite may ask for a mode itself (Plan::Suite.define(..., yjit:
+    # "both")); the command line wins.
     class Variants
       MODES = {"off" => [false], "on" => [true], "both" => [false, true]}.freeze
 
-      attr_accessor :yjit, :mn, :max_cpu
-
       def self.add_options(parser, variants)
-        parser.on("--yjit MODE", MODES.keys, "YJIT: on, off or both (each Ruby as given and with --yjit)") { |m| variants.yjit = m }
-        parser.on("--mn MODE", MODES.keys, "M:N thread scheduler, RUBY_MN_THREADS=1 (Ruby >= 3.3): on, off or both") { |m| variants.mn = m }
-        parser.on("--max-cpu LIST", "RUBY_MAX_CPU values, native threads of the M:N scheduler (Ruby >= 3.3), e.g. 1,8") do |l|
-          variants.max_cpu = Plan::NumberList.positive_integers("--max-cpu", l)
+        Settings::ALL.each do |setting|
+          modes = setting.option.end_with?("MODE") ? [MODES.keys] : []
+          parser.on(setting.option, *modes, setting.help) { |given| variants.choose(setting.key, setting.parse(given)) }
         end
       end
 
+      def initialize
+        @chosen = {}
+      end
+
+      def choose(key, given)
+        @chosen[key] = given
+      end
+
       def expand(targets, suite = nil)
-        yjit_modes = modes(yjit || suite&.options&.fetch(:yjit, nil))
-        mn_modes = modes(mn || suite&.options&.fetch(:mn, nil))
-        cpus = max_cpu || [nil]
+        dimensions = Settings::ALL.map do |setting|
+          given = @chosen[setting.key] || suite&.options&.fetch(setting.key.to_sym, nil)
+          given ? setting.values(given).map { |v| [setting, v] } : [[setting, nil]]
+        end
         targets.flat_map do |target|
-          yjit_modes.product(mn_modes, cpus).map { |y, m, cpu| variant(target, y, m, cpu) }
+          dimensions.first.product(*dimensions.drop(1)).map { |combination| variant(target, combination) }
         end
       end
 
       private
 
-      # nil: leave the Ruby as given.
-      def modes(mode)
-        mode ? MODES.fetch(mode.to_s) : [nil]
-      end
+      def variant(target, combination)
+        chosen = combination.select { |_, value| value }
+        return target if chosen.empty?
 
-      def variant(target, yjit, mn, cpu)
-        return target if !yjit && !mn && cpu.nil?
-
+        flags = []
         env = {}
-        env["RUBY_MN_THREADS"] = "1" if mn
-        env["RUBY_MAX_CPU"] = cpu.to_s if cpu
-        suffix = [("yjit" if yjit), ("mn" if mn), ("cpu#{cpu}" if cpu)].compact.map { |s| "+#{s}" }.join
-        target.variant(suffix, flags: yjit ? ["--yjit"] : [], env: env)
+        chosen.each do |setting, value|
+          f, e = setting.request(value)
+          flags.concat(f)
+          env.merge!(e)
+        end
+        target.variant(chosen.map { |setting, value| "+#{setting.suffix_for(value)}" }.join, flags: flags, env: env)
       end
     end
   end

@@ -72,7 +72,7 @@ module Ractorbench
         end
 
         def async_note(rows)
-          versions = rows.filter_map { |r| r["async"] if r["model"] == "fibers" }.uniq
+          versions = rows.filter_map { |r| r["async"] }.uniq
           versions.empty? ? "" : "; fibers: async #{versions.join(", ")} (wait 0 = Fiber.scheduler.yield)"
         end
 
