@@ -3,7 +3,7 @@
 require_relative "../plan/configuration"
 require_relative "../analysis"
 require_relative "efficiency"
-require_relative "../reports/parts/rows"
+require_relative "row"
 require_relative "../stats/amdahl"
 require_relative "../stats/summary"
 
@@ -46,7 +46,7 @@ module Ractorbench
       end
 
       def panels
-        pairs = @analysis.groups.map { |g| [g, Reports::Parts::Rows.row(g).merge(Analysis::Efficiency.row(g, @analysis.header))] }
+        pairs = @analysis.groups.map { |g| [g, Analysis::Row.for(g, @analysis.header)] }
         pairs.group_by { |g, _| [g.workload, g.params_label, g.ruby, g.workers.to_i * g.messages.to_i] }.filter_map do |key, members|
           panel(key, members)
         end

@@ -35,7 +35,7 @@ module Ractorbench
         def initialize(analysis)
           @analysis = analysis
           groups = Parts::Rows.groups(analysis)
-          @rows = groups.map { |g| Parts::Rows.row(g) }
+          @rows = groups.map { |g| Analysis::Row.for(g, analysis.header) }
           @pairs = groups.zip(@rows)
           @charts = Charts.new(analysis, @pairs)
         end

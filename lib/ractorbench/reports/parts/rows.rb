@@ -1,20 +1,19 @@
 # frozen_string_literal: true
 
-require_relative "../../analysis/uncertainty"
-require_relative "../../analysis/efficiency"
+require_relative "../../analysis/row"
 require_relative "../../analysis/ops_per_second"
 require_relative "../../analysis"
 
 module Ractorbench
   module Reports
     module Parts
-      # The figures every format shows, one flat hash per configuration, so
-      # that text, Markdown, CSV and JSON cannot drift apart.
+      # Which configurations a report shows, in which order; their figures
+      # are Analysis::Rows.
       module Rows
         module_function
 
         def for(analysis)
-          groups(analysis).map { |g| row(g).merge(Analysis::Efficiency.row(g, analysis.header)) }
+          groups(analysis).map { |g| Analysis::Row.for(g, analysis.header) }
         end
 
         # The groups these rows are made of, in their order. Ops-per-second
@@ -26,21 +25,6 @@ module Ractorbench
         def sort_key(group)
           [group.workload, group.params_label.to_s, group.workers.to_i, group.messages.to_i, group.ruby.to_s,
             (group.model == Analysis::BASELINE) ? "" : group.model]
-        end
-
-        def row(group)
-          {
-            "workload" => group.workload, "model" => group.model, "workers" => group.workers,
-            "messages" => group.messages, "params" => group.params_label, "ruby" => group.ruby,
-            "samples" => group.messages_time.n, "failed" => group.failed_runs.size,
-            "unsupported" => group.unsupported_reason,
-            "messages_time" => group.messages_time.to_h, "whole_time" => group.whole_time.to_h,
-            "speedup" => group.speedup, "whole_speedup" => group.whole_speedup,
-            "cpu_utilisation" => group.cpu_utilisation.median,
-            "cpu_seconds" => group.cpu_seconds.median,
-            "peak_memory_kb" => group.peak_memory_kb.median,
-            "gc_count" => group.gc_count.median
-          }.merge(Analysis::Uncertainty.row(group))
         end
       end
 

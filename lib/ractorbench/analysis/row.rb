@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require_relative "../analysis"
+require_relative "uncertainty"
+require_relative "efficiency"
+
+module Ractorbench
+  class Analysis
+    # The figures of one configuration, the same for every format (text,
+    # Markdown, CSV, JSON, HTML, bm), so they cannot drift apart. A new
+    # figure is a new member here and its value in `for`; the JSON report
+    # lists the members in this order. Read as row.speedup or, as reports
+    # long have, row["speedup"].
+    Row = Struct.new(
+      :workload, :model, :workers, :messages, :params, :ruby, :samples, :failed, :unsupported,
+      :messages_time, :whole_time, :speedup, :whole_speedup, :cpu_utilisation, :cpu_seconds, :peak_memory_kb, :gc_count,
+      # Uncertainty.row
+      :messages_time_ci, :whole_time_ci, :speedup_ci, :outliers, :first_run,
+      # Efficiency.row
+      :usable_cores, :cores_used, :oversubscribed, :parallel_efficiency, :cpu_cost, :baseline_cpu_seconds,
+      :baseline_samples, :contention, :settings,
+      keyword_init: true
+    ) do
+      def self.for(group, header)
+        figures = {
+          "workload" => group.workload, "model" => group.model, "workers" => group.workers,
+          "messages" => group.messages, "params" => group.params_label, "ruby" => group.ruby,
+          "samples" => group.messages_time.n, "failed" => group.failed_runs.size,
+          "unsupported" => group.unsupported_reason,
+          "messages_time" => group.messages_time.to_h, "whole_time" => group.whole_time.to_h,
+          "speedup" => group.speedup, "whole_speedup" => group.whole_speedup,
+          "cpu_utilisation" => group.cpu_utilisation.median,
+          "cpu_seconds" => group.cpu_seconds.median,
+          "peak_memory_kb" => group.peak_memory_kb.median,
+          "gc_count" => group.gc_count.median
+        }.merge(Uncertainty.row(group)).merge(Efficiency.row(group, header))
+        new(**figures.transform_keys(&:to_sym))
+      end
+
+      # String keys, as the JSON report and its readers have them.
+      def to_h = members.to_h { |m| [m.to_s, self[m]] }
+
+      def to_json(*args) = to_h.to_json(*args)
+
+      # By name, as a Hash would: row.values_at("workload", "ruby").
+      def values_at(*names) = names.map { |name| self[name] }
+
+      def configuration
+        Plan::Configuration.new(workload: workload, model: model, workers: workers, messages: messages, params: nil, ruby: ruby)
+      end
+
+      def title = Plan::Configuration.title(workload, params)
+
+      # "fib/threads/w2/m1/n=30/ruby": as Configuration#label, from the row's
+      # params text.
+      def label = [workload, model, "w#{workers}", "m#{messages}", params, ruby].compact.join("/")
+    end
+  end
+end
