@@ -7,9 +7,12 @@ module Ractorbench
     # W forked workers, each with a pair of pipes; the supervisor hands the
     # next job to whichever worker answers first (IO.select), like the seed's
     # fork_test, but with Marshal so any workload's jobs and results travel.
-    # Several small jobs wait in each worker's pipe (as the seed's requests
-    # queued in its pipe buffer) and both ends read whole buffers of frames,
-    # so neither side wakes up once per message when messages are short.
+    # When jobs outnumber workers many times over, several small jobs wait in
+    # each worker's pipe (as the seed's requests queued in its pipe buffer)
+    # and both ends read whole buffers of frames, so neither side wakes up
+    # once per message when messages are short. With few jobs each worker
+    # has one at a time: a job queued behind another is a job an idle worker
+    # could have run.
     module Processes
       extend Harness::Model
       model "processes", "W forked workers fed by a supervisor over pipes"
@@ -22,14 +25,14 @@ module Ractorbench
         pool = Array.new([workers, 1].max) { Worker.start(workload) }
         pending = jobs.dup
         results = []
-        pool.each { |w| w.top_up(pending) }
+        pool.each { |w| w.top_up(pending, pool.size) }
         until (busy = pool.select(&:busy?)).empty?
           ready = IO.select(busy.map(&:reader))[0]
           busy.each do |worker|
             next unless ready.include?(worker.reader)
 
             worker.receive_available.each { |message| results << Harness::ResultMessage.unwrap(message) }
-            worker.top_up(pending)
+            worker.top_up(pending, pool.size)
           end
         end
         # Every process measures itself while all are still alive: PSS
@@ -38,6 +41,7 @@ module Ractorbench
         supervisor_pss = Harness::Memory.pss_kb
         pool.each(&:finish)
         record_memory(stats, supervisor_pss)
+        record_jobs(pool.map(&:done))
         results
       end
 
@@ -50,11 +54,21 @@ module Ractorbench
 
       # One forked worker and the supervisor's ends of its two pipes.
       class Worker
-        # Jobs in flight per worker. Only small frames are queued ahead: the
-        # supervisor must never block writing into a full pipe (64 KiB) while
-        # its worker blocks writing a result the supervisor is not reading.
+        # Most jobs in flight per worker. Only small frames are queued ahead:
+        # the supervisor must never block writing into a full pipe (64 KiB)
+        # while its worker blocks writing a result the supervisor is not
+        # reading.
         DEPTH = 16
         SMALL_FRAME = 2048
+        # A worker holds at most this fraction of its fair share of the jobs
+        # not yet handed out, so queueing ahead cannot leave another idle.
+        SHARE_AHEAD = 4
+
+        # Jobs a worker may hold when `remaining` are still to hand out among
+        # `workers`: one unless there are many times more jobs than workers.
+        def self.depth(remaining, workers)
+          (remaining / (workers * SHARE_AHEAD)).clamp(1, DEPTH)
+        end
 
         def self.start(workload)
           jobs_r, jobs_w = IO.pipe
@@ -92,19 +106,22 @@ module Ractorbench
           @writer = writer
           @stream = Wire::Reader.new(reader)
           @in_flight = 0
-          @depth = DEPTH
+          @small_frames = true
+          @done = 0
         end
+
+        attr_reader :done
 
         def reader = @stream.io
 
         def busy? = @in_flight.positive?
 
         # Sends jobs until this worker has its fill or none are left.
-        def top_up(pending)
+        def top_up(pending, workers)
           frames = "".b
-          while @in_flight < @depth && !pending.empty?
+          while !pending.empty? && @in_flight < (@small_frames ? Worker.depth(pending.size, workers) : 1)
             frame = Wire.frame(pending.shift)
-            @depth = 1 if frame.bytesize > SMALL_FRAME
+            @small_frames = false if frame.bytesize > SMALL_FRAME
             frames << frame
             @in_flight += 1
           end
@@ -117,6 +134,7 @@ module Ractorbench
           raise EOFError, "worker #{@pid} exited before answering" if messages.nil?
 
           @in_flight -= messages.size
+          @done += messages.size
           messages
         end
 
