@@ -77,7 +77,7 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Wire::Reader.new(jobs_r), results_w)
+            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w)
           end
           jobs_r.close
           results_w.close
@@ -89,12 +89,12 @@ module Ractorbench
         def self.serve(workload, input, output)
           replies = "".b
           while (job = input.read)
-            replies << Wire.frame(Harness::ResultMessage.call { workload.work(job) })
+            replies << Harness::Wire.frame(Harness::ResultMessage.call { workload.work(job) })
             # Answer in one write whatever is done before waiting for more.
             output.write(replies.slice!(0, replies.bytesize)) unless input.frame_buffered?
           end
           output.write(replies) unless replies.empty?
-          Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
           # Stay alive (pages shared) until told to go. A second message, not
           # EOF: later workers hold copies of this pipe's write end.
           input.read
@@ -104,7 +104,7 @@ module Ractorbench
         def initialize(pid, writer, reader)
           @pid = pid
           @writer = writer
-          @stream = Wire::Reader.new(reader)
+          @stream = Harness::Wire::Reader.new(reader)
           @in_flight = 0
           @small_frames = true
           @done = 0
@@ -120,7 +120,7 @@ module Ractorbench
         def top_up(pending, workers)
           frames = "".b
           while !pending.empty? && @in_flight < (@small_frames ? Worker.depth(pending.size, workers) : 1)
-            frame = Wire.frame(pending.shift)
+            frame = Harness::Wire.frame(pending.shift)
             @small_frames = false if frame.bytesize > SMALL_FRAME
             frames << frame
             @in_flight += 1
@@ -140,85 +140,16 @@ module Ractorbench
 
         # Tells the worker there are no more jobs; it answers with its memory.
         def memory
-          Wire.write(@writer, nil)
+          Harness::Wire.write(@writer, nil)
           @stream.read or raise EOFError, "worker #{@pid} exited before reporting its memory"
         end
 
         def finish
-          Wire.write(@writer, nil)
+          Harness::Wire.write(@writer, nil)
           @writer.close
           reader.close
           _, status = Process.wait2(@pid)
           raise "worker #{@pid} failed: #{status.inspect}" unless status.success?
-        end
-      end
-
-      # Length-prefixed Marshal frames over a pipe.
-      module Wire
-        def self.frame(object)
-          data = Marshal.dump(object)
-          [data.bytesize].pack("N") << data
-        end
-
-        def self.write(io, object)
-          io.write(frame(object))
-        end
-
-        # Reads frames through a buffer, so one read(2) can bring many.
-        class Reader
-          CHUNK = 65_536
-
-          attr_reader :io
-
-          def initialize(io)
-            @io = io
-            @buffer = "".b
-          end
-
-          # The next frame's object, blocking; nil at end of file.
-          def read
-            loop do
-              frame = next_frame
-              return frame.first if frame
-
-              chunk = @io.read_nonblock(CHUNK, exception: false)
-              return nil if chunk.nil?
-
-              (chunk == :wait_readable) ? IO.select([@io]) : @buffer << chunk
-            end
-          end
-
-          def frame_buffered?
-            @buffer.bytesize >= 4 && @buffer.bytesize >= 4 + @buffer.unpack1("N")
-          end
-
-          # Every complete frame now readable without blocking; nil at end
-          # of file with nothing left.
-          def available
-            chunk = @io.read_nonblock(CHUNK, exception: false)
-            return nil if chunk.nil? && @buffer.empty?
-
-            @buffer << chunk if chunk.is_a?(String)
-            frames = []
-            while (frame = next_frame)
-              frames << frame.first
-            end
-            (frames.empty? && chunk.nil?) ? nil : frames
-          end
-
-          private
-
-          # [object] for a whole frame at the buffer's head, else nil.
-          def next_frame
-            return nil if @buffer.bytesize < 4
-
-            size = @buffer.unpack1("N")
-            return nil if @buffer.bytesize < 4 + size
-
-            data = @buffer.byteslice(4, size)
-            @buffer = @buffer.byteslice(4 + size, @buffer.bytesize)
-            [Marshal.load(data)] # rubocop:disable Security/MarshalLoad -- our own worker's frames
-          end
         end
       end
     end
