@@ -51,7 +51,7 @@ class BadInputTest < Minitest::Test
   def test_list_names_workloads_models_and_suites_with_a_line_each
     out = ractorbench("list").out
     assert_match(/^  prime\s+prime bit-vector/, out)
-    %w[serial threads processes ractors ractors-pipeless].each { |m| assert_match(/^  #{m}\s+\S/, out) }
+    %w[serial threads processes ractors ractors-pipeless processes-split ractors-split].each { |m| assert_match(/^  #{m}\s+\S/, out) }
     assert_match(/^  basic-benchmarking\s+\S/, out)
   end
 end

@@ -21,18 +21,29 @@ module Ractorbench
 
       def self.run(workload, jobs, workers)
         pending = jobs.dup
-        results = []
+        per_worker = nil
         Harness::AsyncSupport.run do |task|
+          gate = Harness::StartGate.new(workers)
           # No lock: fibers switch only where one waits, never between the
           # empty? check and the shift.
           fibers = Array.new(workers) do
             task.async do
-              results << workload.work(pending.shift) until pending.empty?
+              done = []
+              more = !pending.empty?
+              job = pending.shift
+              gate.arrive
+              while more
+                done << workload.work(job)
+                more = !pending.empty?
+                job = pending.shift
+              end
+              done
             end
           end
-          fibers.each(&:wait)
+          per_worker = fibers.map(&:wait)
         end
-        results
+        record_jobs(per_worker.map(&:size))
+        per_worker.flatten(1)
       end
     end
   end

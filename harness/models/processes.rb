@@ -7,9 +7,12 @@ module Ractorbench
     # W forked workers, each with a pair of pipes; the supervisor hands the
     # next job to whichever worker answers first (IO.select), like the seed's
     # fork_test, but with Marshal so any workload's jobs and results travel.
-    # Several small jobs wait in each worker's pipe (as the seed's requests
-    # queued in its pipe buffer) and both ends read whole buffers of frames,
-    # so neither side wakes up once per message when messages are short.
+    # When jobs outnumber workers many times over, several small jobs wait in
+    # each worker's pipe (as the seed's requests queued in its pipe buffer)
+    # and both ends read whole buffers of frames, so neither side wakes up
+    # once per message when messages are short. With few jobs each worker
+    # has one at a time: a job queued behind another is a job an idle worker
+    # could have run.
     module Processes
       extend Harness::Model
       model "processes", "W forked workers fed by a supervisor over pipes", family: "process"
@@ -22,14 +25,14 @@ module Ractorbench
         pool = Array.new([workers, 1].max) { Worker.start(workload) }
         pending = jobs.dup
         results = []
-        pool.each { |w| w.top_up(pending) }
+        pool.each { |w| w.top_up(pending, pool.size) }
         until (busy = pool.select(&:busy?)).empty?
           ready = IO.select(busy.map(&:reader))[0]
           busy.each do |worker|
             next unless ready.include?(worker.reader)
 
             worker.receive_available.each { |message| results << Harness::ResultMessage.unwrap(message) }
-            worker.top_up(pending)
+            worker.top_up(pending, pool.size)
           end
         end
         # Every process measures itself while all are still alive: PSS
@@ -38,6 +41,7 @@ module Ractorbench
         supervisor_pss = Harness::Memory.pss_kb
         pool.each(&:finish)
         record_memory(stats, supervisor_pss)
+        record_jobs(pool.map(&:done))
         results
       end
 
@@ -50,11 +54,21 @@ module Ractorbench
 
       # One forked worker and the supervisor's ends of its two pipes.
       class Worker
-        # Jobs in flight per worker. Only small frames are queued ahead: the
-        # supervisor must never block writing into a full pipe (64 KiB) while
-        # its worker blocks writing a result the supervisor is not reading.
+        # Most jobs in flight per worker. Only small frames are queued ahead:
+        # the supervisor must never block writing into a full pipe (64 KiB)
+        # while its worker blocks writing a result the supervisor is not
+        # reading.
         DEPTH = 16
         SMALL_FRAME = 2048
+        # A worker holds at most this fraction of its fair share of the jobs
+        # not yet handed out, so queueing ahead cannot leave another idle.
+        SHARE_AHEAD = 4
+
+        # Jobs a worker may hold when `remaining` are still to hand out among
+        # `workers`: one unless there are many times more jobs than workers.
+        def self.depth(remaining, workers)
+          (remaining / (workers * SHARE_AHEAD)).clamp(1, DEPTH)
+        end
 
         def self.start(workload)
           jobs_r, jobs_w = IO.pipe
@@ -63,7 +77,7 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Wire::Reader.new(jobs_r), results_w)
+            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w)
           end
           jobs_r.close
           results_w.close
@@ -75,12 +89,12 @@ module Ractorbench
         def self.serve(workload, input, output)
           replies = "".b
           while (job = input.read)
-            replies << Wire.frame(Harness::ResultMessage.call { workload.work(job) })
+            replies << Harness::Wire.frame(Harness::ResultMessage.call { workload.work(job) })
             # Answer in one write whatever is done before waiting for more.
             output.write(replies.slice!(0, replies.bytesize)) unless input.frame_buffered?
           end
           output.write(replies) unless replies.empty?
-          Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
           # Stay alive (pages shared) until told to go. A second message, not
           # EOF: later workers hold copies of this pipe's write end.
           input.read
@@ -90,21 +104,24 @@ module Ractorbench
         def initialize(pid, writer, reader)
           @pid = pid
           @writer = writer
-          @stream = Wire::Reader.new(reader)
+          @stream = Harness::Wire::Reader.new(reader)
           @in_flight = 0
-          @depth = DEPTH
+          @small_frames = true
+          @done = 0
         end
+
+        attr_reader :done
 
         def reader = @stream.io
 
         def busy? = @in_flight.positive?
 
         # Sends jobs until this worker has its fill or none are left.
-        def top_up(pending)
+        def top_up(pending, workers)
           frames = "".b
-          while @in_flight < @depth && !pending.empty?
-            frame = Wire.frame(pending.shift)
-            @depth = 1 if frame.bytesize > SMALL_FRAME
+          while !pending.empty? && @in_flight < (@small_frames ? Worker.depth(pending.size, workers) : 1)
+            frame = Harness::Wire.frame(pending.shift)
+            @small_frames = false if frame.bytesize > SMALL_FRAME
             frames << frame
             @in_flight += 1
           end
@@ -117,90 +134,22 @@ module Ractorbench
           raise EOFError, "worker #{@pid} exited before answering" if messages.nil?
 
           @in_flight -= messages.size
+          @done += messages.size
           messages
         end
 
         # Tells the worker there are no more jobs; it answers with its memory.
         def memory
-          Wire.write(@writer, nil)
+          Harness::Wire.write(@writer, nil)
           @stream.read or raise EOFError, "worker #{@pid} exited before reporting its memory"
         end
 
         def finish
-          Wire.write(@writer, nil)
+          Harness::Wire.write(@writer, nil)
           @writer.close
           reader.close
           _, status = Process.wait2(@pid)
           raise "worker #{@pid} failed: #{status.inspect}" unless status.success?
-        end
-      end
-
-      # Length-prefixed Marshal frames over a pipe.
-      module Wire
-        def self.frame(object)
-          data = Marshal.dump(object)
-          [data.bytesize].pack("N") << data
-        end
-
-        def self.write(io, object)
-          io.write(frame(object))
-        end
-
-        # Reads frames through a buffer, so one read(2) can bring many.
-        class Reader
-          CHUNK = 65_536
-
-          attr_reader :io
-
-          def initialize(io)
-            @io = io
-            @buffer = "".b
-          end
-
-          # The next frame's object, blocking; nil at end of file.
-          def read
-            loop do
-              frame = next_frame
-              return frame.first if frame
-
-              chunk = @io.read_nonblock(CHUNK, exception: false)
-              return nil if chunk.nil?
-
-              (chunk == :wait_readable) ? IO.select([@io]) : @buffer << chunk
-            end
-          end
-
-          def frame_buffered?
-            @buffer.bytesize >= 4 && @buffer.bytesize >= 4 + @buffer.unpack1("N")
-          end
-
-          # Every complete frame now readable without blocking; nil at end
-          # of file with nothing left.
-          def available
-            chunk = @io.read_nonblock(CHUNK, exception: false)
-            return nil if chunk.nil? && @buffer.empty?
-
-            @buffer << chunk if chunk.is_a?(String)
-            frames = []
-            while (frame = next_frame)
-              frames << frame.first
-            end
-            (frames.empty? && chunk.nil?) ? nil : frames
-          end
-
-          private
-
-          # [object] for a whole frame at the buffer's head, else nil.
-          def next_frame
-            return nil if @buffer.bytesize < 4
-
-            size = @buffer.unpack1("N")
-            return nil if @buffer.bytesize < 4 + size
-
-            data = @buffer.byteslice(4, size)
-            @buffer = @buffer.byteslice(4 + size, @buffer.bytesize)
-            [Marshal.load(data)] # rubocop:disable Security/MarshalLoad -- our own worker's frames
-          end
         end
       end
     end

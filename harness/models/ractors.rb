@@ -28,7 +28,7 @@ module Ractorbench
         jobs.each { |job| coordinator.send(job) }
         coordinator.send(Coordinator::NO_MORE_JOBS)
         collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
-        pool.each { |r| compat.value(r) }
+        record_jobs(pool.map { |r| compat.value(r) })
         compat.value(coordinator)
         collected
       end
@@ -62,15 +62,19 @@ module Ractorbench
           end
         end
 
+        # Returns how many jobs this worker did.
         def self.work(coordinator, out, workload)
           me = Ractor.current
+          done = 0
           loop do
             coordinator.send(me)
             job = Ractor.receive
             break if job.nil?
 
             out.send(Harness::ResultMessage.call { workload.work(job) })
+            done += 1
           end
+          done
         end
       end
     end

@@ -5,7 +5,8 @@ require_relative "../ractorbench/harness"
 module Ractorbench
   module Models
     # The seed's "pipeless" design: main pushes M jobs straight into each
-    # worker's mailbox (a static split), workers send results back.
+    # worker's mailbox (a static split, shares differing by at most one
+    # job), workers send results back, one message a job.
     module RactorsPipeless
       extend Harness::Model
       model "ractors-pipeless", "W ractors, main sends each its share of jobs directly", family: "ractor"
@@ -19,16 +20,18 @@ module Ractorbench
         results = compat.new_channel
         pool = Array.new(workers) do |i|
           Ractor.new(results, workload, name: "worker-#{i}") do |out, wl|
+            done = 0
             while (job = Ractor.receive)
               out.send(Harness::ResultMessage.call { wl.work(job) })
+              done += 1
             end
+            done
           end
         end
-        share = (jobs.size + workers - 1) / workers
-        jobs.each_slice(share).with_index { |slice, i| slice.each { |job| pool[i].send(job) } }
+        Harness::Shares.split(jobs, workers).each_with_index { |share, i| share.each { |job| pool[i].send(job) } }
         pool.each { |r| r.send(nil) }
         collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
-        pool.each { |r| compat.value(r) }
+        record_jobs(pool.map { |r| compat.value(r) })
         collected
       end
     end

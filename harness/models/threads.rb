@@ -13,16 +13,22 @@ module Ractorbench
         queue = Thread::Queue.new
         jobs.each { |job| queue << job }
         queue.close
+        gate = Harness::StartGate.new(workers)
         threads = Array.new(workers) do
           Thread.new do
             done = []
-            while (job = queue.pop)
+            job = queue.pop
+            gate.arrive
+            while job
               done << workload.work(job)
+              job = queue.pop
             end
             done
           end
         end
-        threads.flat_map(&:value)
+        per_worker = threads.map(&:value)
+        record_jobs(per_worker.map(&:size))
+        per_worker.flatten(1)
       end
     end
   end

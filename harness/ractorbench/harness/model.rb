@@ -36,6 +36,12 @@ module Ractorbench
       def extra_metrics
         @extra_metrics ||= {}
       end
+
+      # How many jobs each worker did, in worker order: the run's own record
+      # of how the work was spread, so an idle worker is visible afterwards.
+      def record_jobs(counts)
+        extra_metrics["worker_jobs"] = counts
+      end
     end
   end
 end

@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require_relative "../ractorbench/harness"
+
+module Ractorbench
+  module Models
+    # W forked workers, each sent its share of the jobs in one message and
+    # answering with all its results in one: the work's ceiling under fork,
+    # next to `processes`, which pays a message each way per job.
+    module ProcessesSplit
+      extend Harness::Model
+      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one"
+
+      def self.unsupported_reason
+        "this Ruby cannot fork" unless Process.respond_to?(:fork)
+      end
+
+      def self.run(workload, jobs, workers)
+        shares = Harness::Shares.split(jobs, [workers, 1].max)
+        pool = shares.map { Worker.start(workload) }
+        pool.zip(shares) { |worker, share| worker.assign(share) }
+        replies = collect(pool)
+        pool.each(&:finish)
+        per_worker = replies.map { |reply| Harness::ResultMessage.unwrap(reply[:results]) }
+        record_jobs(per_worker.map(&:size))
+        record_memory(replies)
+        per_worker.flatten(1)
+      end
+
+      # Each worker's reply, in worker order, read as the workers finish.
+      def self.collect(pool)
+        replies = {}
+        until replies.size == pool.size
+          waiting = pool.reject { |worker| replies.key?(worker) }
+          ready = IO.select(waiting.map(&:reader))[0]
+          waiting.each { |worker| replies[worker] = worker.reply if ready.include?(worker.reader) }
+        end
+        pool.map { |worker| replies.fetch(worker) }
+      end
+
+      def self.record_memory(replies)
+        extra_metrics["workers"] = replies.size
+        extra_metrics["workers_peak_rss_kb"] = replies.sum { |r| r[:peak_rss_kb].to_i }
+        extra_metrics["workers_pss_kb"] = replies.sum { |r| r[:pss_kb].to_i }
+        extra_metrics["supervisor_pss_kb"] = Harness::Memory.pss_kb
+      end
+
+      # One forked worker and the supervisor's ends of its two pipes.
+      class Worker
+        def self.start(workload)
+          jobs_r, jobs_w = IO.pipe
+          results_r, results_w = IO.pipe
+          pid = fork do
+            Harness.after_fork
+            jobs_w.close
+            results_r.close
+            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w)
+          end
+          jobs_r.close
+          results_w.close
+          new(pid, jobs_w, results_r)
+        end
+
+        # In the worker: one share in, every result out, with this process's
+        # memory measured while its siblings are still alive (PSS divides a
+        # shared page among the processes mapping it at that moment).
+        def self.serve(workload, input, output)
+          share = input.read
+          results = Harness::ResultMessage.call { share.map { |job| workload.work(job) } }
+          Harness::Wire.write(output, {results: results, peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          # Stay alive until told to go. A message, not EOF: later workers
+          # hold copies of this pipe's write end.
+          input.read
+          exit!(0)
+        end
+
+        def initialize(pid, writer, reader)
+          @pid = pid
+          @writer = writer
+          @stream = Harness::Wire::Reader.new(reader)
+        end
+
+        def reader = @stream.io
+
+        def assign(share)
+          Harness::Wire.write(@writer, share)
+        end
+
+        def reply
+          @stream.read or raise EOFError, "worker #{@pid} exited before answering"
+        end
+
+        def finish
+          Harness::Wire.write(@writer, nil)
+          @writer.close
+          reader.close
+          _, status = Process.wait2(@pid)
+          raise "worker #{@pid} failed: #{status.inspect}" unless status.success?
+        end
+      end
+    end
+  end
+end
