@@ -54,17 +54,17 @@ class TryDiagnosisTest < Minitest::Test
     assert_match(%r{where: test/fixtures/try/returns_proc\.rb:4}, out)
   end
 
-  # The check tries three items in a ractor; this work breaks on the fifth.
+  # The check tries eight items in a ractor; this work breaks on the 21st.
   # The sweep's ractors runs fail, and the failure is diagnosed the same way.
   def test_unsafe_only_on_later_items_is_diagnosed_from_the_sweep
     Dir.mktmpdir do |dir|
-      result = ractorbench("try", "test/fixtures/try/late_global.rb", "--workers", "1,2", "--reps", "1", "--items", "8",
+      result = ractorbench("try", "test/fixtures/try/late_global.rb", "--workers", "1,2", "--reps", "1", "--items", "24",
         "-o", File.join(dir, "late.jsonl"), chdir: ROOT)
       assert_equal 1, result.code, result.out + result.err
       assert_match(/what:  global variable \$offset/, result.out)
-      assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 4\)}, result.out)
+      assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 20\)}, result.out)
       assert_match(/INCOMPLETE: 2 of 7 runs failed/, result.out)
-      assert_match(/ractors W=1 rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 4\)/, result.out)
+      assert_match(/ractors W=1 rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 20\)/, result.out)
       refute_match(/Recommendation:/, result.out, "no recommendation from an incomplete sweep")
     end
   end

@@ -11,11 +11,11 @@ module Ractorbench
         module_function
 
         # [object, path] of the first object (depth first) for which the
-        # block is true, or nil.
-        def find(root, label)
+        # block is true, or nil. Looks at no more than limit objects.
+        def find(root, label, limit: LIMIT)
           seen = {}
           stack = [[root, label]]
-          until stack.empty? || seen.size > LIMIT
+          until stack.empty? || seen.size > limit
             object, path = stack.pop
             next if seen.key?(object.__id__)
 

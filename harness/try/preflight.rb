@@ -1,10 +1,12 @@
 # frozen_string_literal: true
 
 # `ruby harness/try/preflight.rb SPEC_JSON`: the quick check `ractorbench try`
-# runs before any measurement, in a child of the Ruby under test. It loads the
-# user's file, checks the contract, times a few items serially, and tries
-# what each model will need (Marshal for processes, a real ractor for
-# ractors), so that bad input fails in a second, not after a sweep.
+# runs before any measurement, in a child of the Ruby under test. It first
+# runs the user's work where a sweep first meets it (in a ractor, in threads
+# side by side: see FirstTouch), then loads the file itself, checks the
+# contract, times a few items serially and checks Marshal for processes, so
+# that bad input and work a model cannot run are found in seconds, not after
+# a sweep.
 #
 # Writes JSON lines to fd 3: {"stage": ...} as it goes (so the driver knows
 # where a run that never finished was stuck), then one final record.
@@ -14,12 +16,17 @@ require_relative "target"
 require_relative "result_digest"
 require_relative "marshal_check"
 require_relative "ractor_check"
+require_relative "first_touch"
 
 module Ractorbench
   module Harness
     module Try
       # The checks, in order; each failure ends the check with a record.
       class Preflight
+        # After the driver's time limit, how long a part's process gets to
+        # say where it was.
+        CHILD_GRACE = 1.0
+
         def initialize(spec, out)
           @file = File.expand_path(spec.fetch("file"))
           @module = spec["module"]
@@ -31,17 +38,21 @@ module Ractorbench
         def call
           RactorCompat.silence_experimental_warning
           trap_timeout
+          @first_touch = FirstTouch.new(file: @file, module_name: @module, sample: @sample, budget: @budget,
+            stage: method(:stage))
+          touched = @first_touch.call
+          return finish(touched) if touched["status"]
+
           target = stage("load") { Target.load(@file, @module) }
           items = stage("items") { Target.items(target, @sample) }
           timing = stage("work") { time_work(target, items) }
           results = timing.delete(:results)
           stage("repeat") { check_repeatable(target, items.first, results.first) }
           marshal = stage("marshal") { MarshalCheck.call(items.first(results.size), results) }
-          ractor = stage("ractor") { ractor_problem(target, items, results) }
           finish(timing.merge(
             "status" => "ok", "module" => target.name, "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
-            "marshal" => marshal, "ractor" => ractor,
+            "marshal" => marshal, **first_touch_facts(touched),
             "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
             "shareable_proc" => RactorCompat.available? && ::Ractor.respond_to?(:shareable_proc)
           ))
@@ -101,22 +112,53 @@ module Ractorbench
             location(target.method(:work)))
         end
 
-        def ractor_problem(target, items, results)
-          return nil unless RactorCompat.available?
-
-          RactorCheck.call(target, items.first([results.size, 3].min), results, @file)
+        # "ractor": the first problem a ractor met (nil when none), and every
+        # problem, the fix and how far the ractor part got; "threads" the same
+        # for threads side by side.
+        def first_touch_facts(touched)
+          ractor = touched["ractor"]
+          threads = touched["threads"] || {}
+          facts = {"threads" => threads["problems"]&.first, "threads_problems" => threads["problems"],
+                   "threads_checked" => threads["checked"], "threads_count" => threads["threads"]}
+          if ractor
+            facts.merge!("ractor" => ractor["problems"].first, "ractor_problems" => ractor["problems"],
+              "ractor_checked" => ractor["checked"], "ractor_stopped_at" => ractor["stopped_at"], "ractor_fix" => touched["fix"])
+          end
+          facts
         end
 
-        # On SIGUSR1 (the driver's time limit) say where the main thread was.
-        # A main thread blocked on a ractor cannot run this; the driver then
-        # knows the stage from the last line written.
+        # On SIGUSR1 (the driver's time limit) say where the check was: the
+        # check's own main thread, or, in a part's process, where its pass
+        # last saw the work. The check's process passes the signal on to a
+        # part's process and gives it a moment to answer (the last record
+        # written wins).
         def trap_timeout
           Signal.trap("USR1") do
-            frame = UserCode.frame(caller, @file)
-            finish("status" => "timeout", "stage" => @stage, "location" => frame&.to_s,
-              "source" => frame && UserCode.source_line(frame.path, frame.line))
+            child = @first_touch&.child
+            if child
+              finish("status" => "timeout", "stage" => @stage)
+              signal_child(child)
+            else
+              finish(timeout_record)
+            end
             exit!(0)
           end
+        end
+
+        def timeout_record
+          pass = @first_touch&.pass if FirstTouch::PARTS.include?(@stage)
+          frame = pass ? pass.where : UserCode.frame(caller, @file)
+          stage = pass ? "work" : @stage
+          {"status" => "timeout", "stage" => stage, "inside" => (@stage if stage != @stage), "location" => frame&.to_s,
+           "source" => frame && UserCode.source_line(frame.path, frame.line)}
+        end
+
+        def signal_child(pid)
+          Process.kill("USR1", pid)
+          deadline = now + CHILD_GRACE
+          sleep(0.02) until Process.waitpid(pid, Process::WNOHANG) || now > deadline
+        rescue SystemCallError
+          nil
         end
 
         def location(method)

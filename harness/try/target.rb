@@ -25,9 +25,11 @@ module Ractorbench
       module Target
         module_function
 
-        def load(path, name = nil)
+        # source: the text to load in place of the file's (a scratch copy with
+        # a suggested fix applied), loaded as if it were the file.
+        def load(path, name = nil, source: nil)
           path = File.expand_path(path)
-          require_file(path)
+          source ? load_source(path, source) : require_file(path)
           mod = name ? named(path, name) : discover(path)
           check_arity(mod, :work, path)
           check_arity(mod, :items, path) if mod.respond_to?(:items)
@@ -65,6 +67,18 @@ module Ractorbench
 
         def require_file(path)
           require path
+        rescue SyntaxError => e
+          raise ContractError.new(syntax_message(e, path), syntax_location(e, path))
+        rescue ScriptError, StandardError => e
+          frame = UserCode.frame_in(e.backtrace, path) || UserCode.frame(e.backtrace)
+          raise ContractError.new("loading it raised #{e.class}: #{e.message.lines.first&.strip}", frame&.to_s || path)
+        end
+
+        # The scratch copy is compiled under the file's own path, so that
+        # __dir__ and require_relative behave as in the file.
+        def load_source(path, source)
+          $LOADED_FEATURES << path
+          RubyVM::InstructionSequence.compile(source, path, path).eval
         rescue SyntaxError => e
           raise ContractError.new(syntax_message(e, path), syntax_location(e, path))
         rescue ScriptError, StandardError => e

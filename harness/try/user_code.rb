@@ -14,7 +14,8 @@ module Ractorbench
 
         FRAME = /\A(?<path>.+?):(?<line>\d+)(?::in [`'](?<label>.*)')?/
         # Frozen all the way down, so that code inside a ractor may read it.
-        NOT_USER = [File.expand_path("..", __dir__), RbConfig::CONFIG["rubylibdir"], RbConfig::CONFIG["rubyarchdir"],
+        NOT_USER = [File.expand_path("..", __dir__),
+          *RbConfig::CONFIG.values_at("rubylibdir", "rubyarchdir", "vendordir", "sitedir"),
           *(defined?(Gem) ? Gem.path : [])].compact.map { |dir| File.join(File.expand_path(dir), "").freeze }.freeze
 
         module_function

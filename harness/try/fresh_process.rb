@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../ractorbench/harness"
+
+module Ractorbench
+  module Harness
+    module Try
+      # Runs a block in a forked copy of the check process, so that each part
+      # of the check meets the user's code as a fresh run would: loaded, but
+      # never called (first use happens where the part puts it), with nothing
+      # frozen or loaded by another part. The check process itself never
+      # loads the user's file before its last part, and never starts a
+      # ractor, so forking it is safe.
+      module FreshProcess
+        module_function
+
+        def available?
+          Process.respond_to?(:fork) && !(RactorCompat.available? && ::Ractor.count > 1)
+        end
+
+        # The block's Hash (through JSON), or {"status" => "died", ...} when
+        # the child ended without one. started: called with the child's pid.
+        def run(started: nil)
+          reader, writer = IO.pipe
+          pid = fork do
+            reader.close
+            record = begin
+              yield
+            rescue Exception => e # rubocop:disable Lint/RescueException -- the parent reports it; never a trace
+              {"status" => "error", "problem" => "#{e.class}: #{e.message}", "backtrace" => Array(e.backtrace).first(8)}
+            end
+            writer.write(JSON.generate(scrub(record)))
+            writer.close
+            exit!(0)
+          end
+          writer.close
+          started&.call(pid)
+          text = reader.read
+          reader.close
+          _, status = Process.wait2(pid)
+          parse(text) || died(status)
+        ensure
+          started&.call(nil)
+        end
+
+        # Strings as valid UTF-8, so that JSON can carry any message.
+        def scrub(value)
+          case value
+          when String then value.encode("UTF-8", invalid: :replace, undef: :replace)
+          when Array then value.map { |v| scrub(v) }
+          when Hash then value.to_h { |k, v| [scrub(k), scrub(v)] }
+          else value
+          end
+        end
+
+        def parse(text)
+          record = JSON.parse(text.to_s)
+          record.is_a?(Hash) ? record : nil
+        rescue JSON::ParserError
+          nil
+        end
+
+        def died(status)
+          how = status.signaled? ? "was killed by SIG#{Signal.signame(status.termsig)}" : "exited with status #{status.exitstatus}"
+          {"status" => "died", "how" => how}
+        end
+      end
+    end
+  end
+end
