@@ -34,6 +34,12 @@ class FamiliesTest < Minitest::Test
     assert_match(/baseline threadpool/, bm.out)
   end
 
+  def test_every_built_in_model_declares_a_family
+    models = Ractorbench::Plan::Catalog.default.models
+    assert_operator models.size, :>=, 6
+    models.each { |m| assert_includes Ractorbench::Harness::Model::FAMILIES, m.family, "#{m.name} declares no family" }
+  end
+
   def test_an_unknown_family_is_one_line
     assert_usage_error ractorbench("list", "--load", fixture("misfiled_model.rb")),
       /misfiled_model.rb failed to load: ArgumentError: model misfiled: family "quantum" is not one of serial, thread, process, ractor, fiber/

@@ -9,7 +9,7 @@ module Ractorbench
     # next to `processes`, which pays a message each way per job.
     module ProcessesSplit
       extend Harness::Model
-      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one"
+      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one", family: "process"
 
       def self.unsupported_reason
         "this Ruby cannot fork" unless Process.respond_to?(:fork)

@@ -9,7 +9,7 @@ module Ractorbench
     # `ractors` and `ractors-pipeless`, which pay a message each way per job.
     module RactorsSplit
       extend Harness::Model
-      model "ractors-split", "W ractors, each sent its share of the jobs in one message, all its results back in one"
+      model "ractors-split", "W ractors, each sent its share of the jobs in one message, all its results back in one", family: "ractor"
 
       def self.unsupported_reason
         "this Ruby has no Ractor" unless Harness::RactorCompat.available?
