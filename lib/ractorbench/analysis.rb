@@ -28,7 +28,12 @@ module Ractorbench
       def initialize(runs, digest_check, first_run: nil)
         @configuration = runs.first.configuration
         @runs = runs
-        @ok_runs = runs.select { |r| r.ok? && !digest_check.wrong?(r) }
+        succeeded = runs.select { |r| r.ok? && !digest_check.wrong?(r) }
+        # Runs other programs disturbed stay in the file and out of the
+        # figures; a configuration that has nothing else keeps them, and
+        # gives no verdict (all_disturbed?).
+        @disturbed_runs, @ok_runs = succeeded.partition(&:disturbed?)
+        @ok_runs = @disturbed_runs if @ok_runs.empty?
         @digest_check = digest_check
         set_apart_first_run(first_run) if first_run
       end
@@ -47,6 +52,10 @@ module Ractorbench
 
       def messages_time = @messages_time ||= Stats::Summary.new(ok_runs.map { |r| r["messages_time"] })
       def whole_time = @whole_time ||= Stats::Summary.new(ok_runs.map { |r| r["whole_time"] })
+
+      attr_reader :disturbed_runs
+
+      def all_disturbed? = !@disturbed_runs.empty? && @ok_runs.equal?(@disturbed_runs)
 
       def failed_runs
         runs.select { |r| r.failed? || @digest_check.wrong?(r) }
@@ -105,6 +114,12 @@ module Ractorbench
     def failed = runs.count { |r| r.failed? || digest_check.wrong?(r) }
 
     def header = contents.header
+
+    def disturbed = runs.count(&:disturbed?)
+
+    # Whether runs recorded what the rest of the machine did (files from
+    # before that have only load averages).
+    def interference_recorded? = runs.any? { |r| r.key?("disturbed") }
 
     # A model's family (serial, thread, process, ractor, fiber): as the
     # header recorded it, else, for a file written before families were

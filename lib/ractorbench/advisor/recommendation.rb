@@ -29,6 +29,11 @@ module Ractorbench
         ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }]
       end
 
+      # Said whatever the verdict: models the check ruled out, and why.
+      def excluded_reasons
+        @excluded.map { |model, why| "#{model} was not run: #{why}" }
+      end
+
       private
 
       def best_points
@@ -144,10 +149,6 @@ module Ractorbench
       def either(names) = (names.size > 1) ? "#{names[0..-2].join(", ")} or #{names.last}" : names.first
 
       def share = (@cpu_share < 0.01) ? "under 1%" : format("%.0f%%", @cpu_share * 100)
-
-      def excluded_reasons
-        @excluded.map { |model, why| "#{model} was not run: #{why}" }
-      end
     end
   end
 end

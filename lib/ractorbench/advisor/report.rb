@@ -5,6 +5,8 @@ require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
 require_relative "../reports/parts/sweep_plot"
 require_relative "recommendation"
+require_relative "../reports/parts/verdict"
+require_relative "../analysis/warnings"
 require_relative "paths"
 
 module Ractorbench
@@ -32,8 +34,20 @@ module Ractorbench
           parts << Reports::Parts::SweepPlot.new(@panel).to_s
         end
         parts << verdict
-        parts << Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded).lines.join("\n") if @panel && complete?
+        parts << recommendation if @panel && complete?
         parts.join("\n\n") + "\n"
+      end
+
+      def recommendation
+        advice = Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded)
+        if Reports::Parts::Verdict.busy?(@analysis)
+          why = Reports::Parts::Verdict.inconclusive(@analysis).sub(/\AINCONCLUSIVE: /, "")
+          return ["Recommendation: inconclusive: #{why}", *advice.excluded_reasons.map { |l| "  - #{l}" }].join("\n")
+        end
+
+        lines = advice.lines
+        warning = Analysis::Warnings.disturbed(@analysis)
+        (warning ? lines + ["  - caution: #{warning.message}"] : lines).join("\n")
       end
 
       def complete? = @analysis.failed.zero? && @analysis.digest_check.agree?

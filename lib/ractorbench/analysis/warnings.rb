@@ -24,7 +24,7 @@ module Ractorbench
         measured = rows.reject { |r| r["unsupported"] || r["samples"].to_i.zero? }
         [
           few_samples(measured), spread(measured), slow_first_runs(measured), outliers(measured),
-          start_load(machine), load_during(analysis.runs, machine, rows), limited_cores(machine),
+          *load_or_disturbance(analysis, machine, rows), limited_cores(machine),
           oversubscribed(measured, machine), governor(machine)
         ].compact
       end
@@ -98,6 +98,27 @@ module Ractorbench
         first = row["first_run"]
         first && !first["excluded"] && Array(row["outliers"]).include?(first["id"]) &&
           first["messages_time"].to_f > row["messages_time"]["median"].to_f
+      end
+
+      # Runs that measured the rest of the machine say which of them it
+      # disturbed; older files have only the load average to go by.
+      def load_or_disturbance(analysis, machine, rows)
+        return [start_load(machine), load_during(analysis.runs, machine, rows)] unless analysis.interference_recorded?
+
+        [disturbed(analysis)]
+      end
+
+      def disturbed(analysis)
+        runs = analysis.runs.select(&:disturbed?)
+        return nil if runs.empty?
+
+        busiest = runs.map { |r| r["others_cpu"].to_f / [r["whole_time"].to_f, 1e-9].max }.max
+        only = analysis.groups.select(&:all_disturbed?)
+        kept = only.empty? ? "" : "; #{only.size} configuration#{"s" unless only.size == 1} had no other runs: " \
+          "#{named(only.map(&:label)) { |l| l }} show#{"s" if only.size == 1} figures but no verdict"
+        Warning.new("disturbed",
+          "#{runs.size} of #{analysis.runs.size} runs were disturbed by other programs (up to #{format("%.1f", busiest)} " \
+          "cores busy besides ours) and are left out of the figures#{kept}: close other programs, or use --wait-quiet")
       end
 
       def start_load(machine)

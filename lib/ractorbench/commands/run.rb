@@ -11,6 +11,7 @@ require_relative "../measure/collector"
 require_relative "../analysis"
 require_relative "../reports"
 
+require_relative "../measure/quiet_wait"
 require_relative "../cli"
 
 module Ractorbench
@@ -55,6 +56,7 @@ module Ractorbench
           Rubies::Variants.add_options(o, @variants)
           o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
           o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
+          Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
           o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
           o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
@@ -103,7 +105,7 @@ module Ractorbench
 
       def collect(session)
         collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err))
+          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), quiet_wait: @quiet_wait)
         collector.collect(session.runs, first_seq: session.first_seq)
         session.writer.close
         analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")

@@ -18,6 +18,7 @@ require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
 require_relative "../advisor/paths"
 
+require_relative "../measure/quiet_wait"
 require_relative "../cli"
 require_relative "../errors"
 
@@ -94,6 +95,7 @@ module Ractorbench
           o.on("-m", "--models LIST", "models to sweep (default #{DEFAULT_MODELS.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
+          Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
@@ -169,7 +171,7 @@ module Ractorbench
         # progress bar still shows them as they happen.
         io = @err.tty? ? @err : StringIO.new
         Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
-          progress: Measure::Progress.for(plan.runs.size, io: io)).collect(plan.runs, first_seq: 1)
+          progress: Measure::Progress.for(plan.runs.size, io: io), quiet_wait: @quiet_wait).collect(plan.runs, first_seq: 1)
       ensure
         writer.close
       end

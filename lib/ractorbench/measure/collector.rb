@@ -2,6 +2,7 @@
 
 require "time"
 require_relative "runner"
+require_relative "interference"
 require_relative "../store"
 require_relative "progress"
 require_relative "machine"
@@ -13,8 +14,11 @@ module Ractorbench
     # results file as soon as it is known. A failed run is recorded and the
     # collection goes on.
     class Measure::Collector
-      def initialize(catalog:, targets:, timeout:, writer:, progress:)
+      # quiet_wait: a QuietWait to call before each run (--wait-quiet), or nil.
+      def initialize(catalog:, targets:, timeout:, writer:, progress:, quiet_wait: nil)
         @runner = Measure::Runner.new(catalog: catalog, timeout: timeout)
+        @interference = Interference.new
+        @quiet_wait = quiet_wait
         @targets = targets.to_h { |t| [t.name, t] }
         @writer = writer
         @progress = progress
@@ -40,9 +44,13 @@ module Ractorbench
         # The 1-minute load average as the run began: shows when something
         # else kept the machine busy during the collection (Analysis::Warnings).
         load = Measure::Machine.load_average&.first
+        waited = @quiet_wait&.call
+        before = @interference.sample
         outcome = @runner.call(spec, @targets.fetch(spec.ruby))
+        after = @interference.sample
         {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => started_at, "load_average_1m" => load}
-          .merge(spec.to_h).merge(outcome)
+          .merge(spec.to_h).merge(outcome).merge(@interference.record(before, after))
+          .merge(waited ? {"waited_for_quiet" => waited.round(2)} : {})
       end
 
       def report(record)

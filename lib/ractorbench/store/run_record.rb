@@ -18,7 +18,7 @@ module Ractorbench
       TEXT = %w[id workload model ruby].freeze
       COUNTS = %w[workers messages rep].freeze
       # A run longer than a year is a damaged line, not a measurement.
-      SECONDS = %w[messages_time whole_time user system].freeze
+      SECONDS = %w[messages_time whole_time user system others_cpu steal].freeze
       MAX_SECONDS = 365 * 24 * 3600.0
 
       def_delegators :@data, :[], :fetch, :dig, :values_at, :key?, :slice, :to_h
@@ -36,6 +36,7 @@ module Ractorbench
           v = record[k]
           check(v.nil? || (v.is_a?(Numeric) && v.finite? && v >= 0 && v < MAX_SECONDS), k, "a number of seconds")
         end
+        check([nil, true, false].include?(record["disturbed"]), "disturbed", "true or false")
         new(record)
       end
 
@@ -62,6 +63,9 @@ module Ractorbench
       def messages_time = @data["messages_time"]
       def whole_time = @data["whole_time"]
       def cpu_seconds = @data["user"].to_f + @data["system"].to_f
+
+      # Other programs kept the machine busy during this run (Measure::Interference).
+      def disturbed? = @data["disturbed"] == true
     end
   end
 end

@@ -12,11 +12,21 @@ module Ractorbench
           total = analysis.runs.size
           out = ["#{analysis.succeeded}/#{total} runs succeeded, #{analysis.failed} failed" +
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
+          out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
           analysis.runs.select { |r| r["status"] == "failed" }.first(20).each do |r|
             out << "  FAILED #{r["id"]}: #{r["reason"]}"
           end
           out
+        end
+
+        # Most runs disturbed by other programs: no figure of this file
+        # should be taken as the answer.
+        def busy?(analysis) = analysis.disturbed * 2 > analysis.runs.size
+
+        def inconclusive(analysis)
+          "INCONCLUSIVE: the machine was busy: #{analysis.disturbed} of #{analysis.runs.size} runs were disturbed by " \
+            "other programs, so no verdict is given; close them, or run again with --wait-quiet"
         end
 
         def digest_lines(check, succeeded)

@@ -17,7 +17,9 @@ module Ractorbench
 
         # pairs: [group, row] for every configuration, in Rows order.
         def for(pairs, alpha: 0.05)
-          panels = pairs.select { |_, r| r["samples"].to_i.positive? }
+          # A configuration measured only while other programs were busy has
+          # figures, not a verdict.
+          panels = pairs.select { |g, r| r["samples"].to_i.positive? && !g.all_disturbed? }
             .group_by { |_, r| r.values_at("workload", "params", "workers", "messages", "ruby") }
           entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r["messages_time"]["median"] }) }
           Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
