@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/catalog"
+require "ractorbench/plan/catalog"
 
 # Every pooled model spreads few long jobs over its workers and records how
 # many each did: at W=2 with 2, 3 and 40 jobs, no worker is idle while another
@@ -15,7 +15,7 @@ class WorkDistributionTest < Minitest::Test
   OTHER_RUBIES = {"4.0.0" => "/opt/rubies/ruby-4.0.0/bin/ruby"}.freeze
 
   def test_every_model_but_serial_is_checked_here
-    assert_equal POOLED.sort, (Ractorbench::Catalog.default.models.map(&:name) - ["serial"]).sort
+    assert_equal POOLED.sort, (Ractorbench::Plan::Catalog.default.models.map(&:name) - ["serial"]).sort
   end
 
   def test_few_and_many_long_jobs_are_spread_on_this_ruby
