@@ -39,12 +39,16 @@ module Ractorbench
         NO_MORE_JOBS = :no_more_jobs
 
         # Matches waiting jobs with idle workers; once jobs run out, tells
-        # each idle worker to stop (nil), then ends with what it cost.
+        # each idle worker to stop (nil), then ends with what it cost. Hands
+        # out nothing until every worker has asked once: the first ractor to
+        # start would otherwise take short job after short job while the
+        # others are still starting.
         def self.serve(workers)
           mark = Harness::RunCost.worker_start
           jobs = []
           idle = []
           finished = false
+          all_started = false
           stopped = 0
           while stopped < workers
             message = Ractor.receive
@@ -55,7 +59,8 @@ module Ractorbench
             else
               jobs << message
             end
-            while (worker = idle.first) && (!jobs.empty? || finished)
+            all_started ||= idle.size == workers
+            while all_started && (worker = idle.first) && (!jobs.empty? || finished)
               idle.shift
               job = jobs.shift
               worker.send(job)

@@ -3,6 +3,7 @@
 require_relative "../../analysis/uncertainty"
 require_relative "../../analysis/efficiency"
 require_relative "../../analysis/ops_per_second"
+require_relative "../../analysis/work_spread"
 require_relative "../../analysis"
 
 module Ractorbench
@@ -40,7 +41,7 @@ module Ractorbench
             "cpu_seconds" => group.cpu_seconds.median,
             "peak_memory_kb" => group.peak_memory_kb.median,
             "gc_count" => group.gc_count.median
-          }.merge(Analysis::Uncertainty.row(group))
+          }.merge(Analysis::Uncertainty.row(group), Analysis::WorkSpread.row(group))
         end
       end
 
