@@ -50,13 +50,11 @@ module Ractorbench
         jobs = workload.jobs(count, params)
         run = workload.prepare(model, jobs, workers, params)
 
-        gc_count = GC.count
-        gc_time = gc_time_ms
+        cost = RunCost.start
         started = now
         results = run.call
         messages_time = now - started
-        gc_count = GC.count - gc_count
-        gc_time &&= gc_time_ms - gc_time
+        cost = RunCost.finish(cost)
         run.close
 
         # Every job comes back once. A workload may choose how many jobs a
@@ -68,10 +66,8 @@ module Ractorbench
           "messages_time" => messages_time,
           "digest" => workload.digest(results),
           "results" => results.size,
-          "gc_count" => gc_count,
-          "gc_time_ms" => gc_time,
           "peak_rss_kb" => Memory.peak_rss_kb
-        }.merge(run.metrics)
+        }.merge(cost, run.metrics)
       end
 
       def wrong_count(results, count)
@@ -84,10 +80,6 @@ module Ractorbench
 
       def now
         Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      end
-
-      def gc_time_ms
-        GC.stat[:time]
       end
 
       def report(record)

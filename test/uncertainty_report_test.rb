@@ -20,9 +20,10 @@ class UncertaintyReportTest < Minitest::Test
 
   def quiet_file
     S.write(path("quiet.jsonl"), {
-      ["prime", "serial", 2, 50, "ruby"] => even(10, 0.010, 0.02),
-      ["prime", "threads", 2, 50, "ruby"] => even(10, 0.011, 0.02),
-      ["prime", "ractors", 2, 50, "ruby"] => even(10, 0.006, 0.02)
+      # A tenth of a second of serial work: long enough to show parallelism.
+      ["prime", "serial", 2, 50, "ruby"] => even(10, 0.100, 0.02),
+      ["prime", "threads", 2, 50, "ruby"] => even(10, 0.110, 0.02),
+      ["prime", "ractors", 2, 50, "ruby"] => even(10, 0.060, 0.02)
     }, machine: {"scaling_governors" => {"performance" => 4}})
   end
 
@@ -64,6 +65,7 @@ class UncertaintyReportTest < Minitest::Test
                                 "affinity_cores" => 1, "cgroup_cpu_limit" => 0.5, "scaling_governors" => {"powersave" => 4}})
     out = ractorbench("report", file).out
     [
+      %r{WARNING: the work of 1 configuration\(s\) takes under 50 ms serially \(prime/w2/m50/ruby: 10 ms\): too short to show parallelism},
       /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 10 or more/,
       %r{WARNING: runs vary by more than 10% .* prime/serial/w2/m50/ruby \(\d+%\).*make each run longer \(more --messages\)},
       %r{WARNING: the first run of 1 configuration\(s\) was much slower than the rest \(prime/threads/w2/m50/ruby\).*use --first-run exclude},
@@ -76,9 +78,9 @@ class UncertaintyReportTest < Minitest::Test
     ].each { |pattern| assert_match(pattern, out) }
 
     codes = JSON.parse(ractorbench("report", file, "--format", "json").out)["warnings"].map { |w| w["code"] }
-    assert_equal %w[few_samples spread slow_first_run outliers load_before load_during limited_cores oversubscribed governor], codes
+    assert_equal %w[too_short few_samples spread slow_first_run outliers load_before load_during limited_cores oversubscribed governor], codes
     md = ractorbench("report", file, "--format", "markdown").out
-    assert_equal 9, md.lines.grep(/^> \*\*Warning:\*\* /).size
+    assert_equal 10, md.lines.grep(/^> \*\*Warning:\*\* /).size
   end
 
   def test_the_first_run_is_kept_apart_for_a_jit_ruby_or_on_request

@@ -33,11 +33,13 @@ class WorkDistributionTest < Minitest::Test
   private
 
   def assert_spread_fairly(ruby)
-    [2, 3, 40].each do |jobs|
-      runs = run_jobs(ruby, jobs)
+    # Long jobs, then a few tiny ones: a worker that starts first must not
+    # take both of two tiny jobs while the other is still starting either.
+    [[2, 27], [3, 27], [40, 27], [2, 5], [3, 5]].each do |jobs, n|
+      runs = run_jobs(ruby, jobs, n)
       assert_equal POOLED.sort, runs.map { |r| r["model"] }.sort
       runs.each do |run|
-        label = "#{run["model"]} with #{jobs} jobs on #{ruby}"
+        label = "#{run["model"]} with #{jobs} jobs of fib(#{n}) on #{ruby}"
         assert_equal "ok", run["status"], "#{label}: #{run["reason"]}"
         counts = run["worker_jobs"]
         assert_kind_of Array, counts, "#{label} recorded no worker_jobs"
@@ -50,10 +52,10 @@ class WorkDistributionTest < Minitest::Test
 
   # fib(27) takes ~30 ms (3.1, this 2-core machine): long enough that queueing ahead or a GVL holder
   # taking job after job would show.
-  def run_jobs(ruby, jobs)
-    out = File.join(@dir, "jobs#{jobs}.jsonl")
+  def run_jobs(ruby, jobs, n)
+    out = File.join(@dir, "jobs#{jobs}-#{n}.jsonl")
     result = ractorbench("run", "--load", fixture("long_jobs.rb"), "-w", "long-jobs", "-m", POOLED.join(","),
-      "--workers", "2", "--messages", "1", "--param", "jobs=#{jobs}", "--param", "n=27", "--reps", "1",
+      "--workers", "2", "--messages", "1", "--param", "jobs=#{jobs}", "--param", "n=#{n}", "--reps", "1",
       "--ruby", "r=#{ruby}", "-o", out)
     assert_equal 0, result.code, result.out + result.err
     runs_in(out)

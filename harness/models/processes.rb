@@ -41,6 +41,7 @@ module Ractorbench
         supervisor_pss = Harness::Memory.pss_kb
         pool.each(&:finish)
         record_memory(stats, supervisor_pss)
+        Harness::RunCost.report_workers(stats.map { |s| s[:cost] })
         record_jobs(pool.map(&:done))
         results
       end
@@ -74,10 +75,11 @@ module Ractorbench
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
+            mark = Harness::RunCost.worker_start
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w)
+            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
           results_w.close
@@ -85,8 +87,8 @@ module Ractorbench
         end
 
         # In the worker: answer each job until told to stop, then report
-        # this process's own memory, which only it can read.
-        def self.serve(workload, input, output)
+        # this process's own memory and cost, which only it can read.
+        def self.serve(workload, input, output, mark)
           replies = "".b
           while (job = input.read)
             replies << Harness::Wire.frame(Harness::ResultMessage.call { workload.work(job) })
@@ -94,7 +96,8 @@ module Ractorbench
             output.write(replies.slice!(0, replies.bytesize)) unless input.frame_buffered?
           end
           output.write(replies) unless replies.empty?
-          Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb,
+                                       cost: Harness::RunCost.worker_finish(mark, forked: true)})
           # Stay alive (pages shared) until told to go. A second message, not
           # EOF: later workers hold copies of this pipe's write end.
           input.read

@@ -24,6 +24,7 @@ module Ractorbench
         per_worker = replies.map { |reply| Harness::ResultMessage.unwrap(reply[:results]) }
         record_jobs(per_worker.map(&:size))
         record_memory(replies)
+        Harness::RunCost.report_workers(replies.map { |r| r[:cost] })
         per_worker.flatten(1)
       end
 
@@ -51,10 +52,11 @@ module Ractorbench
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
+            mark = Harness::RunCost.worker_start
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w)
+            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
           results_w.close
@@ -64,10 +66,11 @@ module Ractorbench
         # In the worker: one share in, every result out, with this process's
         # memory measured while its siblings are still alive (PSS divides a
         # shared page among the processes mapping it at that moment).
-        def self.serve(workload, input, output)
+        def self.serve(workload, input, output, mark)
           share = input.read
           results = Harness::ResultMessage.call { share.map { |job| workload.work(job) } }
-          Harness::Wire.write(output, {results: results, peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb})
+          Harness::Wire.write(output, {results: results, peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb,
+                                       cost: Harness::RunCost.worker_finish(mark, forked: true)})
           # Stay alive until told to go. A message, not EOF: later workers
           # hold copies of this pipe's write end.
           input.read

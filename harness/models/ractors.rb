@@ -28,8 +28,9 @@ module Ractorbench
         jobs.each { |job| coordinator.send(job) }
         coordinator.send(Coordinator::NO_MORE_JOBS)
         collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
-        record_jobs(pool.map { |r| compat.value(r) })
-        compat.value(coordinator)
+        jobs_done, costs = pool.map { |r| compat.value(r) }.transpose
+        record_jobs(jobs_done)
+        Harness::RunCost.report_workers(costs + [compat.value(coordinator)])
         collected
       end
 
@@ -38,11 +39,16 @@ module Ractorbench
         NO_MORE_JOBS = :no_more_jobs
 
         # Matches waiting jobs with idle workers; once jobs run out, tells
-        # each idle worker to stop (nil), then ends.
+        # each idle worker to stop (nil), then ends with what it cost. Hands
+        # out nothing until every worker has asked once: the first ractor to
+        # start would otherwise take short job after short job while the
+        # others are still starting.
         def self.serve(workers)
+          mark = Harness::RunCost.worker_start
           jobs = []
           idle = []
           finished = false
+          all_started = false
           stopped = 0
           while stopped < workers
             message = Ractor.receive
@@ -53,17 +59,20 @@ module Ractorbench
             else
               jobs << message
             end
-            while (worker = idle.first) && (!jobs.empty? || finished)
+            all_started ||= idle.size == workers
+            while all_started && (worker = idle.first) && (!jobs.empty? || finished)
               idle.shift
               job = jobs.shift
               worker.send(job)
               stopped += 1 if job.nil?
             end
           end
+          Harness::RunCost.worker_finish(mark)
         end
 
-        # Returns how many jobs this worker did.
+        # Returns how many jobs this worker did and what it cost.
         def self.work(coordinator, out, workload)
+          mark = Harness::RunCost.worker_start
           me = Ractor.current
           done = 0
           loop do
@@ -74,7 +83,7 @@ module Ractorbench
             out.send(Harness::ResultMessage.call { workload.work(job) })
             done += 1
           end
-          done
+          [done, Harness::RunCost.worker_finish(mark)]
         end
       end
     end

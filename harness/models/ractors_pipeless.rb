@@ -20,18 +20,21 @@ module Ractorbench
         results = compat.new_channel
         pool = Array.new(workers) do |i|
           Ractor.new(results, workload, name: "worker-#{i}") do |out, wl|
+            mark = Harness::RunCost.worker_start
             done = 0
             while (job = Ractor.receive)
               out.send(Harness::ResultMessage.call { wl.work(job) })
               done += 1
             end
-            done
+            [done, Harness::RunCost.worker_finish(mark)]
           end
         end
         Harness::Shares.split(jobs, workers).each_with_index { |share, i| share.each { |job| pool[i].send(job) } }
         pool.each { |r| r.send(nil) }
         collected = Array.new(jobs.size) { Harness::ResultMessage.unwrap(compat.receive(results)) }
-        record_jobs(pool.map { |r| compat.value(r) })
+        jobs_done, costs = pool.map { |r| compat.value(r) }.transpose
+        record_jobs(jobs_done)
+        Harness::RunCost.report_workers(costs)
         collected
       end
     end

@@ -20,8 +20,10 @@ module Ractorbench
         results = compat.new_channel
         pool = Array.new(workers) do |i|
           Ractor.new(results, workload, i, name: "worker-#{i}") do |out, wl, index|
+            mark = Harness::RunCost.worker_start
             share = Ractor.receive
             out.send([index, Harness::ResultMessage.call { share.map { |job| wl.work(job) } }])
+            Harness::RunCost.worker_finish(mark)
           end
         end
         Harness::Shares.split(jobs, workers).each_with_index { |share, i| pool[i].send(share) }
@@ -30,7 +32,7 @@ module Ractorbench
           index, message = compat.receive(results)
           per_worker[index] = message
         end
-        pool.each { |r| compat.value(r) }
+        Harness::RunCost.report_workers(pool.map { |r| compat.value(r) })
         per_worker.map! { |message| Harness::ResultMessage.unwrap(message) }
         record_jobs(per_worker.map(&:size))
         per_worker.flatten(1)

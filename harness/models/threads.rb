@@ -16,6 +16,7 @@ module Ractorbench
         gate = Harness::StartGate.new(workers)
         threads = Array.new(workers) do
           Thread.new do
+            mark = Harness::RunCost.worker_start
             done = []
             job = queue.pop
             gate.arrive
@@ -23,10 +24,11 @@ module Ractorbench
               done << workload.work(job)
               job = queue.pop
             end
-            done
+            [done, Harness::RunCost.worker_finish(mark)]
           end
         end
-        per_worker = threads.map(&:value)
+        per_worker, costs = threads.map(&:value).transpose
+        Harness::RunCost.report_workers(costs)
         record_jobs(per_worker.map(&:size))
         per_worker.flatten(1)
       end

@@ -3,6 +3,7 @@
 require_relative "../analysis"
 require_relative "uncertainty"
 require_relative "efficiency"
+require_relative "work_spread"
 
 module Ractorbench
   class Analysis
@@ -16,6 +17,8 @@ module Ractorbench
       :messages_time, :whole_time, :speedup, :whole_speedup, :cpu_utilisation, :cpu_seconds, :peak_memory_kb, :gc_count,
       # Uncertainty.row
       :messages_time_ci, :whole_time_ci, :speedup_ci, :outliers, :first_run,
+      # WorkSpread.row
+      :idle_worker_runs, :idle_worker_jobs,
       # Efficiency.row
       :usable_cores, :cores_used, :oversubscribed, :parallel_efficiency, :cpu_cost, :baseline_cpu_seconds,
       :baseline_samples, :contention, :settings,
@@ -33,7 +36,7 @@ module Ractorbench
           "cpu_seconds" => group.cpu_seconds.median,
           "peak_memory_kb" => group.peak_memory_kb.median,
           "gc_count" => group.gc_count.median
-        }.merge(Uncertainty.row(group)).merge(Efficiency.row(group, header))
+        }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header))
         new(**figures.transform_keys(&:to_sym))
       end
 

@@ -3,6 +3,7 @@
 require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
 require_relative "../analysis"
+require_relative "work_spread"
 
 module Ractorbench
   class Analysis
@@ -13,6 +14,8 @@ module Ractorbench
       Warning = Struct.new(:code, :message)
 
       SPREAD_LIMIT = 0.10 # std dev / mean above which runs are "noisy"
+      # Serial work shorter than this is mostly start-up for any parallel model.
+      SHORT_SECONDS = 0.05
       START_LOAD_LIMIT = 1.0 # one core's worth of other work before we began
       SHOWN = 3 # configurations named in a message; the rest are counted
 
@@ -23,6 +26,7 @@ module Ractorbench
         machine = analysis.header["machine"] || {}
         measured = rows.reject { |r| r["unsupported"] || r["samples"].to_i.zero? }
         [
+          idle_workers(measured), too_short(measured),
           few_samples(measured), spread(measured), slow_first_runs(measured), outliers(measured),
           *load_or_disturbance(analysis, machine, rows), limited_cores(machine),
           oversubscribed(measured, machine), governor(machine)
@@ -44,6 +48,36 @@ module Ractorbench
         shown = rows.first(SHOWN).map { |r| block_given? ? yield(r) : label(r) }
         shown << "and #{rows.size - SHOWN} more" if rows.size > SHOWN
         shown.join(", ")
+      end
+
+      def idle_workers(rows)
+        idle = rows.select { |r| r["idle_worker_runs"].to_i.positive? }
+        return nil if idle.empty?
+
+        Warning.new("idle_worker",
+          "in #{idle.size} configuration(s) a worker did no job while another did #{Analysis::WorkSpread::SEVERAL} or more " \
+          "(#{named(idle) { |r| "#{label(r)}: #{r["idle_worker_runs"]} of #{r["samples"]} runs, jobs per worker #{r["idle_worker_jobs"].inspect}" }}): " \
+          "their speedup (marked ?) shows how the model handed out jobs, not what parallel work gives; give every " \
+          "worker several jobs (more --messages), and report it if a model leaves workers idle with jobs to spare")
+      end
+
+      # The serial run of the same work took under SHORT_SECONDS (speedup x
+      # this row's median is serial's median).
+      def too_short(rows)
+        short = rows.select do |r|
+          r["model"] != Analysis::BASELINE && r["speedup"] &&
+            r["speedup"] * r.dig("messages_time", "median").to_f < SHORT_SECONDS
+        end
+        return nil if short.empty?
+
+        Warning.new("too_short",
+          "the work of #{short.map { |r| label_without_model(r) }.uniq.size} configuration(s) takes under " \
+          "#{(SHORT_SECONDS * 1000).round} ms serially (#{named(short.uniq { |r| label_without_model(r) }) { |r| "#{label_without_model(r)}: #{(r["speedup"] * r.dig("messages_time", "median") * 1000).round} ms" }}): " \
+          "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size")
+      end
+
+      def label_without_model(row)
+        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
       end
 
       def few_samples(rows)

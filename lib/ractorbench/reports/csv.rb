@@ -18,15 +18,17 @@ module Ractorbench
 
       # 95% intervals: of both medians and of the speedup over serial.
       INTERVALS = %w[messages_time_ci whole_time_ci speedup_ci].freeze
+      # Columns added later go last, so older readers' column positions hold.
+      LATER = %w[idle_worker_runs].freeze
 
       def render(analysis)
         headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +
-          INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" }
+          INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" } + LATER
         CSV.generate do |csv|
           csv << headers
           Parts::Rows.for(analysis).each do |r|
             csv << KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
-              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) }
+              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
           end
         end
       end

@@ -31,7 +31,7 @@ module Ractorbench
         return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.interval(r["messages_time_ci"]),
-          Parts::Format.seconds(r["whole_time"]), Parts::Format.ratio(r["speedup"]), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
+          Parts::Format.seconds(r["whole_time"]), Parts::Notes.speedup_cell(r), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 

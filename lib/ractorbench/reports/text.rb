@@ -42,7 +42,7 @@ module Ractorbench
         return keys + [{value: r["unsupported"], colspan: 9}] if r["unsupported"]
 
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),
-          Parts::Format.ratio(r["speedup"]), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
+          Parts::Notes.speedup_cell(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../analysis"
+require_relative "notes"
 
 module Ractorbench
   module Reports
@@ -40,7 +41,7 @@ module Ractorbench
           return "#{name}#{row["unsupported"]}" if row["unsupported"]
           return "#{name}no successful run" if row["samples"].to_i.zero? || row["speedup"].nil?
 
-          "#{name}#{bar(row["speedup"] / scale).ljust(WIDTH)} #{Format.ratio(row["speedup"]).rjust(7)}  " \
+          "#{name}#{bar(row["speedup"] / scale).ljust(WIDTH)} #{Notes.speedup_cell(row).rjust(7)}  " \
             "#{interval(row).ljust(16)} n=#{row["samples"]}"
         end
 

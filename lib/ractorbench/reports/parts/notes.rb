@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "rows"
+
 module Ractorbench
   module Reports
     module Parts
@@ -13,7 +15,7 @@ module Ractorbench
         module_function
 
         def lines(rows)
-          [efficiency(rows), *contention(rows), settings(rows)].compact
+          [efficiency(rows), *contention(rows), *split(rows), settings(rows)].compact
         end
 
         def efficiency(rows)
@@ -37,6 +39,41 @@ module Ractorbench
           lines
         end
 
+        # The per-job models each split model is the ceiling of.
+        SPLITS = {"processes-split" => %w[processes], "ractors-split" => %w[ractors ractors-pipeless]}.freeze
+        # Closer to the ceiling than this is "at the ceiling".
+        AT_CEILING = 0.03
+
+        # Next to a split model (each worker's jobs in one message, its
+        # results in one), a per-job model's shortfall is what its messages
+        # cost: the split's speedup is the ceiling of the work itself.
+        def split(rows)
+          rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }.flat_map do |_, group|
+            SPLITS.filter_map do |split_model, per_job|
+              ceiling = group.find { |r| r["model"] == split_model && r["speedup"] }
+              others = group.select { |r| per_job.include?(r["model"]) && r["speedup"] }
+              next if ceiling.nil? || others.empty?
+
+              "SPLIT CEILING vs PER-MESSAGE COST: #{label(ceiling)}: #{ceiling["model"]} #{format("%.2f×", ceiling["speedup"])} is " \
+                "the work's ceiling (each worker's jobs in one message, its results in one); " +
+                others.map { |r| "#{r["model"]} #{format("%.2f×", r["speedup"])} (#{message_cost(ceiling, r)})" }.join(", ")
+            end
+          end
+        end
+
+        def message_cost(ceiling, row)
+          share = 1 - row["speedup"] / ceiling["speedup"]
+          return "at the ceiling" if share < AT_CEILING
+
+          "per-job messages cost #{(share * 100).round}% of it" + (overlap?(ceiling, row) ? ", within the noise" : "")
+        end
+
+        def overlap?(a, b)
+          x = a["speedup_ci"]
+          y = b["speedup_ci"]
+          x && y && x["low"] && y["low"] && x["low"] <= y["high"] && y["low"] <= x["high"]
+        end
+
         def settings(rows)
           pairs = rows.filter_map { |r| [r["ruby"], r["settings"]] if r["settings"] }.uniq
           return nil if pairs.empty?
@@ -52,6 +89,11 @@ module Ractorbench
         def efficiency_cell(row)
           e = row["parallel_efficiency"]
           e ? format("%.0f%% of %d", e * 100, row["cores_used"]) : "-"
+        end
+
+        # "1.00× ?" when a run left a worker idle while another did several jobs.
+        def speedup_cell(row)
+          Format.ratio(row["speedup"]) + (row["idle_worker_runs"].to_i.positive? ? " ?" : "")
         end
 
         # "2.61× !" when the model burned more than the contention threshold.

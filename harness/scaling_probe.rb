@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+# Does this Ruby run ractors in parallel when they share nothing? Spins a loop
+# that shares and allocates nothing, first in 1 ractor, then in W at once
+# (`ruby harness/scaling_probe.rb [W]`, default 2), and prints one JSON object
+# with the CPU time per iteration of each. On a Ruby whose VM serialises
+# ractors (Ruby 3.3/3.4 built with YJIT or RJIT count every instruction in one
+# global counter, a cache line all cores fight over) W ractors cost several
+# times more CPU per iteration than one; on one that does not, about the same.
+# Takes a few tenths of a second at most: one calibration, two timed rounds.
+require "json"
+
+module Ractorbench
+  module ScalingProbe
+    # CPU time the 1-ractor round aims at: long enough to dwarf starting a
+    # ractor, short enough that the whole probe stays well under a second
+    # even where W ractors run three times slower.
+    TARGET_SECONDS = 0.06
+
+    module_function
+
+    def spin(n)
+      i = 0
+      i += 1 while i < n
+      i
+    end
+
+    def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+
+    def wall = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+    # Iterations that take about TARGET_SECONDS on the main ractor.
+    def calibrate
+      n = 100_000
+      loop do
+        started = cpu
+        spin(n)
+        spent = cpu - started
+        return (n * TARGET_SECONDS / spent).ceil if spent >= 0.01
+
+        n *= 4
+      end
+    end
+
+    def value(ractor)
+      Ractor.method_defined?(:value) ? ractor.value : ractor.take
+    end
+
+    # CPU and wall seconds per iteration with `count` ractors spinning n each.
+    def round(count, n)
+      cpu_before = cpu
+      wall_before = wall
+      ractors = Array.new(count) { Ractor.new(n) { |iterations| ScalingProbe.spin(iterations) } }
+      ractors.each { |r| value(r) }
+      iterations = count * n
+      [(cpu - cpu_before) / iterations, (wall - wall_before) / iterations]
+    end
+
+    def call(workers)
+      return {"ractor_scaling" => nil, "reason" => "this Ruby has no Ractor"} unless Object.const_defined?(:Ractor) && Ractor.respond_to?(:new)
+
+      Warning[:experimental] = false if Warning.respond_to?(:[]=)
+      n = calibrate
+      one_cpu, one_wall = round(1, n)
+      many_cpu, many_wall = round(workers, n)
+      {
+        "ractor_scaling" => {
+          "workers" => workers,
+          "iterations" => n,
+          "cpu_ns_per_iteration_1" => (one_cpu * 1e9).round(3),
+          "cpu_ns_per_iteration_w" => (many_cpu * 1e9).round(3),
+          # CPU per iteration of W ractors over 1: ~1 when they scale, several when the VM serialises them.
+          "cpu_ratio" => (many_cpu / one_cpu).round(3),
+          # Wall time per iteration of 1 ractor over W: ~W when they run in parallel on free cores.
+          "wall_speedup" => (one_wall / many_wall).round(3)
+        }
+      }
+    end
+  end
+end
+
+workers = Integer(ARGV.fetch(0, "2"), exception: false)
+abort "scaling_probe.rb: W must be a positive integer, got #{ARGV[0].inspect}" unless workers&.positive?
+puts JSON.generate(Ractorbench::ScalingProbe.call(workers))
