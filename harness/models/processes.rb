@@ -18,8 +18,14 @@ module Ractorbench
         "this Ruby cannot fork" unless Process.respond_to?(:fork)
       end
 
+      # A job this long dwarfs the wake-up a message costs: such jobs go one at
+      # a time, so that none waits in one worker's pipe while another is idle.
+      COARSE_JOB = 0.001
+
       def self.run(workload, jobs, workers)
-        pool = Array.new([workers, 1].max) { Worker.start(workload) }
+        coarse = workload.respond_to?(:job_seconds) && workload.job_seconds.to_f >= COARSE_JOB
+        depth = coarse ? 1 : Worker::DEPTH
+        pool = Array.new([workers, 1].max) { Worker.start(workload, depth) }
         pending = jobs.dup
         results = []
         pool.each { |w| w.top_up(pending) }
@@ -56,7 +62,7 @@ module Ractorbench
         DEPTH = 16
         SMALL_FRAME = 2048
 
-        def self.start(workload)
+        def self.start(workload, depth = DEPTH)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
@@ -67,7 +73,7 @@ module Ractorbench
           end
           jobs_r.close
           results_w.close
-          new(pid, jobs_w, results_r)
+          new(pid, jobs_w, results_r, depth)
         end
 
         # In the worker: answer each job until told to stop, then report
@@ -87,12 +93,12 @@ module Ractorbench
           exit!(0)
         end
 
-        def initialize(pid, writer, reader)
+        def initialize(pid, writer, reader, depth = DEPTH)
           @pid = pid
           @writer = writer
           @stream = Wire::Reader.new(reader)
           @in_flight = 0
-          @depth = DEPTH
+          @depth = depth
         end
 
         def reader = @stream.io
