@@ -39,6 +39,10 @@ module CLIHelper
 
   def fixture(name) = File.join(FIXTURES, name)
 
+  # try's diagnoses wrap prose at 100 columns under a 9-column label; joined
+  # again, a sentence can be matched whole.
+  def unwrapped(text) = text.gsub(/\n {9}(?! )/, " ")
+
   def results_lines(path)
     File.readlines(path).map { |l| JSON.parse(l) }
   end

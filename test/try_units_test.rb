@@ -54,5 +54,7 @@ class TryUnitsTest < Minitest::Test
     assert_equal 0, n % 12
     assert_operator n, :>=, 250
     assert_equal 99_996, plan.items(nil, 1e-9, [1, 2, 3, 4]).first
+    assert_equal 12, plan.items(nil, 0.5, [1, 2, 3, 4]).first, "coarse items: still 3 per worker at the most workers"
+    assert_equal [4], plan.thin(8, [1, 2, 4])
   end
 end

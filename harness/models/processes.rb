@@ -21,8 +21,14 @@ module Ractorbench
         "this Ruby cannot fork" unless Process.respond_to?(:fork)
       end
 
+      # A job this long dwarfs the wake-up a message costs: such jobs go one at
+      # a time, so that none waits in one worker's pipe while another is idle.
+      COARSE_JOB = 0.001
+
       def self.run(workload, jobs, workers)
-        pool = Array.new([workers, 1].max) { Worker.start(workload) }
+        coarse = workload.respond_to?(:job_seconds) && workload.job_seconds.to_f >= COARSE_JOB
+        depth = coarse ? 1 : Worker::DEPTH
+        pool = Array.new([workers, 1].max) { Worker.start(workload, depth) }
         pending = jobs.dup
         results = []
         pool.each { |w| w.top_up(pending, pool.size) }
@@ -71,7 +77,7 @@ module Ractorbench
           (remaining / (workers * SHARE_AHEAD)).clamp(1, DEPTH)
         end
 
-        def self.start(workload)
+        def self.start(workload, depth = DEPTH)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
@@ -83,7 +89,7 @@ module Ractorbench
           end
           jobs_r.close
           results_w.close
-          new(pid, jobs_w, results_r)
+          new(pid, jobs_w, results_r, depth)
         end
 
         # In the worker: answer each job until told to stop, then report
@@ -104,13 +110,14 @@ module Ractorbench
           exit!(0)
         end
 
-        def initialize(pid, writer, reader)
+        def initialize(pid, writer, reader, depth = DEPTH)
           @pid = pid
           @writer = writer
           @stream = Harness::Wire::Reader.new(reader)
           @in_flight = 0
           @small_frames = true
           @done = 0
+          @depth = depth
         end
 
         attr_reader :done
@@ -122,7 +129,7 @@ module Ractorbench
         # Sends jobs until this worker has its fill or none are left.
         def top_up(pending, workers)
           frames = "".b
-          while !pending.empty? && @in_flight < (@small_frames ? Worker.depth(pending.size, workers) : 1)
+          while !pending.empty? && @in_flight < (@small_frames ? [Worker.depth(pending.size, workers), @depth].min : 1)
             frame = Harness::Wire.frame(pending.shift)
             @small_frames = false if frame.bytesize > SMALL_FRAME
             frames << frame

@@ -27,6 +27,7 @@ module Ractorbench
           # ractors may read these.
           @target = target
           @file = File.expand_path(params.fetch(:file)).freeze
+          @job_seconds = params[:seconds_per_item]&.to_f
           Target.items(target, count).each_with_index.map { |item, index| [index, item] }
         end
 
@@ -37,6 +38,10 @@ module Ractorbench
           frame = UserCode.frame(e.backtrace, @file)
           raise WorkError, "#{e.class}: #{e.message.lines.first&.strip} (#{frame || "in #{@target}.work"}, item #{index})"
         end
+
+        # What the check measured per item (`try` passes it), so that a model
+        # hands coarse items out one at a time.
+        def self.job_seconds = @job_seconds
 
         def self.digest(results)
           ResultDigest.call(results)

@@ -16,12 +16,18 @@ module Ractorbench
         def lines(remedies)
           remedies.flat_map do |remedy|
             case remedy["kind"]
-            when "freeze" then ["Ractor.make_shareable(#{remedy["expression"]})"]
-            when "load" then remedy["constants"]
+            when "freeze" then ["Ractor.make_shareable(#{remedy["expression"]})#{library_note(remedy["library"])}"]
+            when "load" then remedy["constants"].map { |c| "#{c} # loads it now, in the main ractor" }
             when "require" then ["#{remedy["relative"] ? "require_relative" : "require"} #{remedy["feature"].inspect}"]
             else []
             end
           end.uniq
+        end
+
+        def library_note(library)
+          return "" unless library
+
+          " # #{(library == "ruby") ? "Ruby's" : "#{library}'s"} own, frozen from here: #{library} itself unedited"
         end
 
         # The file's text with the lines at its end (before __END__, after

@@ -50,7 +50,7 @@ module Ractorbench
           stage("repeat") { check_repeatable(target, items.first, results.first) }
           marshal = stage("marshal") { MarshalCheck.call(items.first(results.size), results) }
           finish(timing.merge(
-            "status" => "ok", "module" => target.name, "work_location" => location(target.method(:work)),
+            "status" => "ok", "file" => @file, "module" => target.name, "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
             "marshal" => marshal, **first_touch_facts(touched),
             "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
@@ -74,6 +74,9 @@ module Ractorbench
 
         # Times `work` on the sample, stopping once the budget is spent (but
         # after one item at least), and notes how much of the time was CPU.
+        # Time spent ready to run but queued for a CPU (other programs keeping
+        # the cores busy) is left out: it would make work that computes look
+        # like work that waits.
         def time_work(target, items)
           results = []
           walls = []
@@ -83,8 +86,9 @@ module Ractorbench
 
             wall0 = now
             cpu0 = cpu_now
+            queued0 = queued_now
             results << call_work(target, item, index)
-            walls << now - wall0
+            walls << [now - wall0 - (queued_now - queued0), 0.0].max
             cpu += cpu_now - cpu0
           end
           steady = (walls.size > 2) ? walls.drop(1) : walls
@@ -112,17 +116,16 @@ module Ractorbench
             location(target.method(:work)))
         end
 
-        # "ractor": the first problem a ractor met (nil when none), and every
-        # problem, the fix and how far the ractor part got; "threads" the same
-        # for threads side by side.
+        # Every problem the ractor part and the threads part found, the fix
+        # the ractor part's remedies add up to, and how far each part got.
         def first_touch_facts(touched)
           ractor = touched["ractor"]
           threads = touched["threads"] || {}
-          facts = {"threads" => threads["problems"]&.first, "threads_problems" => threads["problems"],
-                   "threads_checked" => threads["checked"], "threads_count" => threads["threads"]}
+          facts = {"threads_problems" => threads["problems"], "threads_checked" => threads["checked"],
+                   "threads_count" => threads["threads"]}
           if ractor
-            facts.merge!("ractor" => ractor["problems"].first, "ractor_problems" => ractor["problems"],
-              "ractor_checked" => ractor["checked"], "ractor_stopped_at" => ractor["stopped_at"], "ractor_fix" => touched["fix"])
+            facts.merge!("ractor_problems" => ractor["problems"], "ractor_checked" => ractor["checked"],
+              "ractor_stopped_at" => ractor["stopped_at"], "ractor_fix" => touched["fix"])
           end
           facts
         end
@@ -177,6 +180,13 @@ module Ractorbench
         def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
         def cpu_now = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+
+        # Seconds this thread has waited on a run queue (Linux; else 0).
+        def queued_now
+          File.read("/proc/thread-self/schedstat").split[1].to_i / 1e9
+        rescue SystemCallError, IOError
+          0.0
+        end
 
         def finish(record)
           emit(record)

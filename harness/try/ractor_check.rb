@@ -107,8 +107,9 @@ module Ractorbench
         # mentions, with what they hold.
         def ivar_facts(target, source)
           names = source.to_s.scan(/(?<![@\w])@\w+/).uniq
-          facts = names.filter_map do |name|
-            next unless target.instance_variable_defined?(name)
+          facts = names.map do |name|
+            # Not set yet when work sets it on first use.
+            next {"name" => name, "owner" => target.name} unless target.instance_variable_defined?(name)
 
             value = target.instance_variable_get(name)
             {"name" => name, "owner" => target.name, "class" => value.class.name, "shareable" => Ractor.shareable?(value)}

@@ -69,8 +69,11 @@ module Ractorbench
             when :ok
               @results[index] = payload
               return :ok
-            when :item_refused, :unsendable
-              add(RactorCheck.travel_problem((tag == :item_refused) ? "item" : "result", index, item, payload))
+            when :item_refused
+              add(RactorCheck.travel_problem("item", index, item, payload))
+              return :stop
+            when :unsendable
+              add(RactorCheck.travel_problem("result", index, serial_result(item), payload))
               return :stop
             else
               key = add(classify(payload, index))
@@ -174,7 +177,8 @@ module Ractorbench
           Ractor.make_shareable(value)
           @frozen[key] = ids
           problem["remedy"] = "make_shareable"
-          @remedies << {"kind" => "freeze", "problem" => key, "name" => info["name"], "expression" => info["expression"]}
+          @remedies << {"kind" => "freeze", "problem" => key, "name" => info["name"], "expression" => info["expression"],
+                        "library" => info["library"]}
           true
         rescue Ractor::Error, TypeError, ArgumentError, NameError => e
           problem["shareable_error"] = "#{e.class}: #{e.message}"

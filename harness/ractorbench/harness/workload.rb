@@ -13,6 +13,8 @@ module Ractorbench
     #   validate(params, count)     nil, or why the parameters make no sense
     #   prepare(model, jobs, workers, params)  the run to time (see PreparedRun);
     #                               a job workload leaves it to the model
+    #   job_seconds                 nil, or how long one job takes (known after
+    #                               `jobs`): a model may hand long jobs out one at a time
     module Workload
       attr_reader :name, :description, :file
 
@@ -41,6 +43,10 @@ module Ractorbench
       end
 
       def check(_results, _count, _params)
+        nil
+      end
+
+      def job_seconds
         nil
       end
 

@@ -1,44 +1,102 @@
 # frozen_string_literal: true
 
 require_relative "paths"
+require_relative "finding"
+require_relative "ractor_problem"
+require_relative "ractor_fix"
+require_relative "threads_problem"
 
 module Ractorbench
   module Advisor
-    # Why a model cannot run the user's work, in the user's terms: which
-    # object, where in their code, why the model refuses it, and the fix to
-    # try. Built from the facts harness/try/preflight.rb brought back.
+    # Why a model cannot run the user's work, in the user's terms: every
+    # problem the check found for it (which object, where in their code, why
+    # the model refuses it) and the fix for each, or one fix for all that the
+    # check made sure of. Built from the facts harness/try/preflight.rb
+    # brought back; fits a terminal of 100 columns.
     class Diagnosis
-      attr_reader :model, :headline, :what, :where, :source, :why, :fix
+      WIDTH = 100
+      LABEL = 9 # "  where: "
 
-      def initialize(model:, headline:, what:, where:, why:, fix:, source: nil)
+      attr_reader :model, :headline, :findings
+
+      # fix: [text, code lines] of a fix that covers the findings without one.
+      def initialize(model:, headline:, findings:, fix: nil, notes: [])
         @model = model
         @headline = headline
-        @what = what
-        @where = where
-        @source = source
-        @why = why
+        @findings = findings
         @fix = fix
+        @notes = notes
       end
 
+      # The findings one after another; a reason shared by consecutive
+      # findings that wait for the combined fix is said once.
       def lines
-        at = if where
-          Paths.short(where) + (source ? "   #{source}" : "")
-        else
-          "(no line of your code in the backtrace)"
+        out = ["#{model}: #{headline}"]
+        findings.each_with_index do |f, i|
+          out.concat(field("what", f.what))
+          out << clip("  where: #{at(f)}")
+          following = findings[i + 1]
+          out.concat(field("why", f.why)) unless f.fix.nil? && following&.why == f.why
+          out.concat(field("fix", f.fix)) if f.fix
         end
-        ["#{model}: #{headline}", "  what:  #{what}", "  where: #{at}", "  why:   #{why}", "  fix:   #{fix}"]
+        if @fix
+          out.concat(field("fix", @fix.first))
+          @fix.last.each { |code| out << code_line(code) }
+        end
+        @notes.each { |n| out.concat(field("note", n)) }
+        out
       end
 
       # "a Hash", "an Array".
-      def self.a(name) = "#{/\A[AEIOU]/i.match?(name.to_s) ? "an" : "a"} #{name}"
+      def self.a(name) = Finding.a(name)
 
-      # The one line a failed-runs summary can show.
-      def summary = "#{model}: #{headline} (#{what}, at #{where ? Paths.short(where) : "unknown"})"
+      # Every model the check found a problem for: ractors, threads, processes.
+      def self.all(preflight)
+        [ractor(preflight), threads(preflight), marshal(preflight)].compact
+      end
 
       # nil when a ractor ran the sample as the main ractor did.
       def self.ractor(preflight)
-        facts = preflight["ractor"]
-        facts && RactorFacts.new(facts, preflight).diagnosis
+        problems = Array(preflight["ractor_problems"])
+        return nil if problems.empty?
+
+        readers = problems.map { |facts| RactorProblem.new(facts, preflight) }
+        findings = readers.map(&:finding)
+        headline = (readers.size == 1) ? readers.first.headline : "not Ractor-safe"
+        count = (problems.size > 1) ? " (#{problems.size} problems, found in one check)" : ""
+        new(model: "ractors", headline: "cannot run this work: #{headline}#{count}", findings: findings,
+          fix: combined_fix(preflight, problems, findings), notes: stop_note(preflight, problems, findings))
+      end
+
+      def self.combined_fix(preflight, problems, findings)
+        fix = preflight["ractor_fix"]
+        return nil unless fix && !Array(fix["lines"]).empty?
+
+        blocker = fix["blocked_by"] && problems.index { |p| p["key"] == fix["blocked_by"] }
+        text = RactorFix.new(fix, preflight["file"] || preflight["work_location"].to_s.sub(/:\d+\z/, ""),
+          blocker: blocker && findings[blocker].what).text
+        [text, fix["lines"]]
+      end
+
+      # When the check stopped at a problem it could not get past, more may
+      # follow it.
+      def self.stop_note(preflight, problems, findings)
+        key = preflight["ractor_stopped_at"]
+        index = key && problems.index { |p| p["key"] == key || "changes #{p["key"]}" == key }
+        return [] unless index
+
+        ["the check could not get past #{findings[index].what.sub(/ \(.*/, "")}: once that is fixed, " \
+         "`ractorbench try --check` again shows whether more follow"]
+      end
+
+      # nil when threads side by side computed what one item at a time did.
+      def self.threads(preflight)
+        problems = Array(preflight["threads_problems"])
+        return nil if problems.empty?
+
+        readers = problems.map { |facts| ThreadsProblem.new(facts, preflight) }
+        findings = readers.map(&:finding)
+        new(model: "threads", headline: "cannot run this work safely: #{readers.first.headline}", findings: findings)
       end
 
       # nil when every sampled item and result survives Marshal.
@@ -49,10 +107,10 @@ module Ractorbench
         what = "#{facts["path"] || facts["what"]} (of item #{facts["index"]}) is #{a(facts["class"])}"
         where = (facts["what"] == "result") ? preflight["work_location"] : (preflight["items_location"] || preflight["work_location"])
         new(model: "processes", headline: "cannot run this work: its #{facts["what"]}s cannot be sent between processes",
-          what: "#{what} (Marshal: #{facts["message"]})", where: where,
-          why: "forked workers receive items and send results back with Marshal, which cannot write #{a(facts["class"])}",
-          fix: "make #{facts["what"]}s plain data (numbers, strings, arrays, hashes, Structs); for a class of yours, " \
-               "define marshal_dump and marshal_load")
+          findings: [Finding.new(what: "#{what} (Marshal: #{facts["message"]})", where: where,
+            why: "forked workers receive items and send results back with Marshal, which cannot write #{a(facts["class"])}",
+            fix: "make #{facts["what"]}s plain data (numbers, strings, arrays, hashes, Structs); for a class of yours, " \
+                 "define marshal_dump and marshal_load")])
       end
 
       FAILURE = /(?<class>Ractor::\w+): (?<message>.*) \((?<path>[^()\s]+):(?<line>\d+), item (?<index>\d+)\)\z/
@@ -70,162 +128,39 @@ module Ractorbench
         end
         facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => m[:message]},
                  "where" => "#{m[:path]}:#{m[:line]}", "source" => source}
-        RactorFacts.new(facts, preflight).diagnosis
+        ractor("ractor_problems" => [facts], "work_location" => preflight["work_location"],
+          "shareable_proc" => preflight["shareable_proc"])
       end
 
-      # Reads the ractor facts: the error raised inside the ractor, its
-      # message, and what the main ractor found about the object it names.
-      class RactorFacts
-        MUTATES = '\s*(?:\[[^\]]*\]\s*(?:\|\||&&|[-+*\/])?=(?!=)|<<|\.(?:push|store|merge!|delete|clear|concat|update|add|insert|unshift|replace|\w+!))'
+      private
 
-        def initialize(facts, preflight)
-          @facts = facts
-          @preflight = preflight
-          @error = facts["error"] || {}
-          @message = @error["message"].to_s
-        end
+      def at(finding)
+        return "(no line of your code in the backtrace)" unless finding.where
 
-        def diagnosis
-          case @facts["stage"]
-          when "item" then copy("item")
-          when "result" then copy("result")
-          when "differs" then differs
-          else raised
-          end
-        end
-
-        private
-
-        def build(what:, why:, fix:, where: @facts["where"], source: @facts["source"], headline: "not Ractor-safe")
-          Diagnosis.new(model: "ractors", headline: "cannot run this work: #{headline}", what: what,
-            where: where || @facts["work_location"], source: where ? source : @facts["work_source"], why: why, fix: fix)
-        end
-
-        def raised
-          case @message
-          when /constant ([A-Z][\w:]*)/ then constant(Regexp.last_match(1))
-          when /global variables? (\$\S+)/ then global(Regexp.last_match(1))
-          when /can not get unshareable values from instance variables/ then class_ivar_get
-          when /can not set instance variables/ then class_ivar_set
-          when /class variables/ then class_variable
-          when /un-shareable Proc/ then proc_method
-          when /outer variables?\s*\(([^)]*)\)/ then captured(Regexp.last_match(1))
-          else other
-          end
-        end
-
-        def constant(name)
-          info = @facts["constant"] || {}
-          kind = if info["class"]
-            "#{Diagnosis.a(info["class"])}, #{info["frozen"] ? "frozen, but what it holds is not" : "not frozen"}"
-          else
-            "not shareable"
-          end
-          short = name.split("::").last
-          fix = if @facts["source"].to_s.match?(/\b#{Regexp.escape(short)}#{MUTATES}/)
-            "#{Diagnosis.a(info["class"] || "value")} that work changes cannot be shared by ractors: keep one per ractor " \
-              "(`#{local(short)} = (Ractor.current[:#{local(short)}] ||= {})`), or pass what work needs in the item"
-          elsif info["class"] == "Proc"
-            "turn the proc into a method (`def self.#{local(short)}(...)`)#{shareable_proc_hint}"
-          else
-            "freeze it deeply where it is defined: `#{short} = Ractor.make_shareable(...)` " \
-              "(or put `# shareable_constant_value: literal` at the top of the file)"
-          end
-          build(what: "constant #{name} (#{kind})", fix: fix,
-            why: "a ractor other than the main one may only read constants whose values are shareable (deeply frozen)")
-        end
-
-        def global(name)
-          build(what: "global variable #{name}", why: "only the main ractor may read or write global variables",
-            fix: "pass the value in the item, or copy it once into a constant made shareable " \
-                 "(`LIMIT = Ractor.make_shareable(#{name})`); for per-worker state use `Ractor.current[:name]`")
-        end
-
-        def class_ivar_get
-          ivar = ivars.first
-          what = ivar ? "#{ivar["name"]} of #{ivar["owner"]} (#{Diagnosis.a(ivar["class"])})" : "an instance variable of a class or module"
-          mutated = ivar && @facts["source"].to_s.match?(/#{Regexp.escape(ivar["name"])}#{MUTATES}/)
-          fix = if mutated
-            "state that work changes cannot live on a module: keep it per ractor " \
-              "(`Ractor.current[:#{ivar["name"].delete("@")}] ||= {}`) or pass it in the item"
-          else
-            "make the value shareable where it is set: `#{ivar ? ivar["name"] : "@value"} = Ractor.make_shareable(...)`"
-          end
-          build(what: what, fix: fix,
-            why: "other ractors may read a module's instance variables only when they hold shareable (deeply frozen) values")
-        end
-
-        def class_ivar_set
-          ivar = ivars.first
-          build(what: ivar ? "#{ivar["name"]} of #{ivar["owner"]}" : "an instance variable of a class or module",
-            why: "only the main ractor may set instance variables of classes and modules",
-            fix: "keep the value in a local variable or return it in the result; per-worker state: `Ractor.current[:name]`")
-        end
-
-        def class_variable
-          name = @facts["source"].to_s[/@@\w+/]
-          build(what: name ? "class variable #{name}" : "a class variable (@@name)",
-            why: "class variables cannot be used from any ractor but the main one",
-            fix: "use a constant holding a shareable value (`Ractor.make_shareable(...)`) instead")
-        end
-
-        def proc_method
-          build(what: "a method defined with define_method or define_singleton_method and a block",
-            why: "such a method's body is a block that captured the scope it was defined in, and only the ractor " \
-                 "that defined it may call it",
-            fix: "define it with `def` instead#{shareable_proc_hint}")
-        end
-
-        def captured(names)
-          build(what: "a block that uses the outer variable(s) #{names}",
-            why: "a block sent to another ractor may not use variables from the scope around it",
-            fix: "pass #{names} to the block as arguments (or as part of the item) instead")
-        end
-
-        def other
-          if @error["class"] == "Ractor::UnsafeError" || @message.match?(/ractor unsafe/i)
-            return build(what: "a method of a C extension not marked Ractor-safe",
-              why: "C methods that are not declared Ractor-safe may only run on the main ractor",
-              fix: "this library cannot run inside a ractor: use processes, or a Ractor-safe alternative")
-          end
-
-          build(what: "#{@error["class"]}: #{@message}", headline: "it raises only inside a ractor",
-            why: "work(item) succeeds on the main ractor but raises #{@error["class"]} inside another one",
-            fix: (@error["class"].to_s.start_with?("Ractor::") ? "" : "look for shared state at that line; ") +
-              "data work needs can be passed in the item or frozen with Ractor.make_shareable")
-        end
-
-        def copy(what)
-          klass = @facts["class"] || @message[/([A-Z][\w:]*)\z/, 1] || "object"
-          path = @facts["path"] || what
-          direction = (what == "item") ? "into the worker ractor" : "back out of the worker ractor"
-          where = (what == "item") ? (@preflight["items_location"] || @preflight["work_location"]) : @preflight["work_location"]
-          build(what: "#{path} (of item #{@facts["index"]}) is #{Diagnosis.a(klass)}", where: where, source: nil,
-            headline: "its #{what}s cannot be copied between ractors",
-            why: "each #{what} is deep-copied #{direction}, and #{Diagnosis.a(klass)} cannot be copied (#{@error["class"]}: #{@message})",
-            fix: "make #{what}s plain data (numbers, strings, arrays, hashes, Structs)")
-        end
-
-        def differs
-          build(what: "item #{@facts["index"]}: the main ractor got #{@facts["serial"]}, a worker ractor #{@facts["ractor"]}",
-            where: @preflight["work_location"], source: nil, headline: "it returns different results inside a ractor",
-            why: "the result depends on which ractor computes it (Ractor.current, object ids, per-ractor state)",
-            fix: "return only what follows from the item")
-        end
-
-        def ivars = Array(@facts["ivars"])
-
-        def local(name) = name.gsub(/([a-z\d])([A-Z])/, '\1_\2').downcase
-
-        def shareable_proc_hint
-          if @preflight["shareable_proc"]
-            ", or build the block with `Ractor.shareable_proc { ... }`"
-          else
-            ", or make a block that uses no outer variables shareable: `Ractor.make_shareable(proc)` " \
-              "(Ruby 4 adds `Ractor.shareable_proc { ... }`)"
-          end
-        end
+        Paths.short(finding.where) + (finding.source ? "   #{finding.source}" : "")
       end
+
+      # "  what:  text" wrapped at WIDTH, continuation lines under the text.
+      def field(label, text)
+        words = text.to_s.split(" ")
+        lines = ["  #{"#{label}:".ljust(LABEL - 2)}"]
+        words.each do |word|
+          if lines.last.size + word.size + 1 > WIDTH && lines.last.size > LABEL
+            lines << " " * LABEL
+          end
+          lines[-1] += (lines.last.size > LABEL) ? " #{word}" : word
+        end
+        lines
+      end
+
+      # Code to copy is never cut: a comment that does not fit is left out.
+      def code_line(code)
+        line = "           #{code}"
+        (line.size > WIDTH) ? line.sub(/\s+#[^"']*\z/, "") : line
+      end
+
+      # A line of source is cut, not wrapped: its start says enough.
+      def clip(line) = (line.size > WIDTH) ? "#{line[0, WIDTH - 1]}…" : line
     end
   end
 end

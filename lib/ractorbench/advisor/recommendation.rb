@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../reports/parts/units"
+require_relative "../analysis/sweep"
+require_relative "text_wrap"
 
 module Ractorbench
   module Advisor
@@ -15,18 +17,33 @@ module Ractorbench
       # ractor (copying it there and back) is a real part of the cost.
       FINE_GRAINED = 50e-6
 
-      def initialize(panel:, preflight:, excluded:)
+      # failures: [failed runs, runs in all, {model => failed}].
+      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}])
         @panel = panel
         @preflight = preflight
         @excluded = excluded
-        @cpu_share = preflight["cpu_share"].to_f
+        @failures = failures
+        @cpu_share = serial_cpu || preflight["cpu_share"].to_f
         @per_item = preflight["seconds_per_item"].to_f
       end
 
       def lines
         winners = best_points.select { |_, p| p&.verdict == :faster }.sort_by { |_, p| -p.speedup }
         body = winners.empty? ? stay_serial : use(winners)
-        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }]
+        body.insert(1, failures_reason) if @failures.first.positive?
+        format_lines(body)
+      end
+
+      # No verdict (the machine was busy), but what is known regardless: the
+      # failures and the models the check ruled out.
+      def inconclusive(why)
+        body = ["inconclusive: #{why}"]
+        body << failures_reason if @failures.first.positive?
+        format_lines(body + excluded_reasons)
+      end
+
+      def format_lines(body)
+        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }].flat_map { |l| TextWrap.wrap(l, indent: "    ") }
       end
 
       # Said whatever the verdict: models the check ruled out, and why.
@@ -35,6 +52,22 @@ module Ractorbench
       end
 
       private
+
+      # The share of serial's time that is CPU, as the table shows it (the
+      # sweep's serial runs), else as the check measured it.
+      def serial_cpu
+        cpus = Array(@panel&.baseline).filter_map(&:cpu)
+        cpus.empty? ? nil : cpus.sum / cpus.size
+      end
+
+      # A run that failed (a timeout, say) takes nothing from what the runs
+      # that succeeded show; the count says how much rests on them.
+      def failures_reason
+        failed, total, by_model = @failures
+        models = by_model.sort_by { |m, n| [-n, m] }.map { |m, n| "#{m} #{n}" }.join(", ")
+        "#{failed} of #{total} run#{"s" unless total == 1} failed (#{models}; see above) and #{(failed == 1) ? "is" : "are"} " \
+          "left out: this rests on the #{total - failed} that succeeded"
+      end
 
       def best_points
         @panel.series.map { |s| [s, s.points.select(&:speedup).max_by(&:speedup)] }
@@ -106,7 +139,9 @@ module Ractorbench
       end
 
       # The best point at the most workers tried, and still rising: the
-      # sweep stopped before the work did.
+      # sweep stopped before the work did. More workers are suggested only
+      # where they can help: up to the usable cores for work that computes,
+      # past them only for work that waits.
       def more_workers_reason(series, point)
         counts = @panel.worker_counts
         return nil unless point.workers == counts.max && counts.size > 1
@@ -114,8 +149,18 @@ module Ractorbench
         previous = series.points.select { |p| p.speedup && p.workers < point.workers }.max_by(&:workers)
         return nil unless previous && point.speedup > previous.speedup * 1.1
 
-        more = [point.workers * 2, point.workers * 4, point.workers * 8]
-        "it was still rising at #{point.workers} workers, the most tried: try more, e.g. --workers #{[1, point.workers, *more].join(",")}"
+        cores = @panel.usable_cores
+        more = if @cpu_share < WAITS || cores.nil?
+          [point.workers * 2, point.workers * 4]
+        else
+          [cores, [cores, point.workers * 2].min].uniq.select { |n| n > point.workers }
+        end
+        if more.empty?
+          return "it was still rising at #{point.workers} workers, as many as this machine's #{cores} usable " \
+            "cores run at once: a machine with more cores would take it further"
+        end
+
+        "it was still rising at #{point.workers} workers, the most tried: try more, e.g. --workers #{[1, point.workers, *more].uniq.join(",")}"
       end
 
       def threads_reason
@@ -135,6 +180,12 @@ module Ractorbench
 
       def amdahl_reason(series)
         fit = series.fit
+        if fit.kind.nil?
+          cores = @panel.usable_cores
+          return "no Amdahl fit (serial fraction, ceiling): that needs speedups at #{Analysis::Sweep::FIT_COUNTS} or " \
+            "more worker counts within the usable cores#{", and this machine has #{cores}" if cores && cores < Analysis::Sweep::FIT_COUNTS}"
+        end
+
         return nil unless %i[linear scales].include?(fit.kind)
 
         over = "Amdahl fit over #{fit.points} point#{"s" unless fit.points == 1}"

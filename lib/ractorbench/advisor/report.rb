@@ -7,6 +7,8 @@ require_relative "../reports/parts/sweep_plot"
 require_relative "recommendation"
 require_relative "../reports/parts/verdict"
 require_relative "../analysis/warnings"
+require_relative "worker_spread"
+require_relative "text_wrap"
 require_relative "paths"
 
 module Ractorbench
@@ -34,15 +36,17 @@ module Ractorbench
           parts << Reports::Parts::SweepPlot.new(@panel).to_s
         end
         parts << verdict
-        parts << recommendation if @panel && complete?
+        spread = WorkerSpread.new(@analysis.runs).lines
+        parts << spread.join("\n") unless spread.empty?
+        parts << recommendation if @panel && @analysis.digest_check.agree?
         parts.join("\n\n") + "\n"
       end
 
       def recommendation
-        advice = Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded)
+        advice = Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
+          failures: failure_counts)
         if Reports::Parts::Verdict.busy?(@analysis)
-          why = Reports::Parts::Verdict.inconclusive(@analysis).sub(/\AINCONCLUSIVE: /, "")
-          return ["Recommendation: inconclusive: #{why}", *advice.excluded_reasons.map { |l| "  - #{l}" }].join("\n")
+          return advice.inconclusive(Reports::Parts::Verdict.inconclusive(@analysis).sub(/\AINCONCLUSIVE: /, "")).join("\n")
         end
 
         lines = advice.lines
@@ -137,13 +141,42 @@ module Ractorbench
         if check.agree? && !check.consensus.empty?
           lines << "Every model returned the same results as serial (#{@context.items} items, compared item by item; digest #{check.consensus.values.first})."
         end
-        failed = @analysis.runs.select { |r| r["status"] == "failed" }
-        unless failed.empty?
-          lines << "INCOMPLETE: #{failed.size} of #{@analysis.runs.size} runs failed, so the figures above leave them out:"
-          failed.first(8).each { |r| lines << "  #{r["model"]} W=#{r["workers"]} rep #{r["rep"]}: #{reason(r)}" }
-        end
+        lines.concat(failure_lines)
         lines.join("\n")
       end
+
+      def failed_runs = @analysis.runs.select { |r| r["status"] == "failed" }
+
+      # [failed, of runs in all, {model => failed}] for the recommendation.
+      def failure_counts
+        failed = failed_runs
+        [failed.size, @analysis.runs.size, failed.group_by { |r| r["model"] }.transform_values(&:size)]
+      end
+
+      # A line for every model that had a failure, with its count, so that one
+      # model's many failures never hide another's one; then a line for each
+      # other kind of failure that model had (at most two).
+      def failure_lines
+        failed = failed_runs
+        return [] if failed.empty?
+
+        lines = ["INCOMPLETE: #{failed.size} of #{@analysis.runs.size} run#{"s" unless @analysis.runs.size == 1} " \
+                 "failed, so the figures above leave #{(failed.size == 1) ? "it" : "them"} out:"]
+        failed.group_by { |r| r["model"] }.sort_by { |model, runs| [-runs.size, model] }.each do |model, runs|
+          all = @analysis.runs.count { |r| r["model"] == model }
+          kinds = runs.group_by { |r| reason_kind(r) }.values
+          lines.concat(wrap("  #{model}: #{runs.size} of #{all} failed; #{at(kinds.first.first)}: #{reason(kinds.first.first)}"))
+          kinds.drop(1).first(2).each { |more| lines.concat(wrap("    also #{at(more.first)}: #{reason(more.first)}")) }
+        end
+        lines
+      end
+
+      def at(run) = "W=#{run["workers"]} rep #{run["rep"]}"
+
+      # Failures alike but for the item they met.
+      def reason_kind(run) = reason(run).gsub(/item \d+/, "item N").gsub(/\d+(\.\d+)?s\b/, "Ns")
+
+      def wrap(text) = TextWrap.wrap(text)
     end
   end
 end

@@ -13,6 +13,13 @@ module Ractorbench
       MAX_ITEMS = 100_000
       # Every worker count up to this, then doublings.
       DENSE_UP_TO = 8
+      # Items each worker gets at the largest worker count, at least: with
+      # fewer, one slow item leaves the other workers idle for much of a run.
+      MIN_PER_WORKER = 3
+      # For the time estimate: a fresh Ruby, the harness and the user's file
+      # per run, and the driver's handling of each item's result.
+      RUN_COST = 0.15
+      ITEM_COST = 20e-6
 
       module_function
 
@@ -43,11 +50,29 @@ module Ractorbench
         wanted = seconds_per_item.to_f.positive? ? (TARGET_SECONDS / seconds_per_item).ceil : MAX_ITEMS
         return [MAX_ITEMS / step * step, "the most a run takes: #{per_item} per item measured; --items to change"] if wanted >= MAX_ITEMS
 
-        n = round_up([wanted, 2 * counts.max].max, step)
+        n = round_up([wanted, MIN_PER_WORKER * counts.max].max, step)
         [n, format("about %gs of serial work at the %s per item measured; --items to change", TARGET_SECONDS, per_item)]
       end
 
       def round_up(n, step) = ((n + step - 1) / step) * step
+
+      # The worker counts at which each worker gets fewer than MIN_PER_WORKER
+      # items (only --items can ask for that).
+      def thin(items, counts) = counts.select { |w| items / w < MIN_PER_WORKER }
+
+      # Seconds a sweep of `runs` runs takes at most: every run as long as a
+      # serial one (models that are faster only shorten it).
+      def estimate(runs, items, seconds_per_item)
+        runs * (RUN_COST + items * (seconds_per_item.to_f + ITEM_COST))
+      end
+
+      # "under 10 s", "about 40 s or less", "about 3 min or less".
+      def about(seconds)
+        return "under 10 s" if seconds < 10
+        return format("about %d s or less", (seconds / 10.0).round * 10) if seconds < 90
+
+        format("about %d min or less", (seconds / 60.0).round)
+      end
     end
   end
 end

@@ -33,6 +33,10 @@ module Ractorbench
         def worker_counts = series.flat_map { |s| s.points.map(&:workers) }.uniq.sort
       end
 
+      # Worker counts an Amdahl fit needs (within the usable cores, unless the
+      # work beat the core count: it waits).
+      FIT_COUNTS = 3
+
       # min_counts: how many worker counts make a panel (a report wants a
       # line; `try` shows its table even for one count).
       def self.panels(analysis, min_counts: 2)
@@ -111,12 +115,14 @@ module Ractorbench
       # Amdahl's law is about cores: points with more workers than usable
       # cores measure oversubscription, so the fit leaves them out, unless
       # they beat the core count (work that waits: workers, not cores, are
-      # what it scales with).
+      # what it scales with). Through fewer than FIT_COUNTS worker counts
+      # (within the cores, for work that does not wait) a curve fits
+      # anything: then there is no fit.
       def fitted_points(points)
         measured = points.select(&:speedup)
-        return measured if @usable.nil? || measured.any? { |p| p.workers > @usable && p.speedup > @usable }
-
-        measured.select { |p| p.workers <= @usable }
+        waits = @usable.nil? || measured.any? { |p| p.workers > @usable && p.speedup > @usable }
+        used = waits ? measured : measured.select { |p| p.workers <= @usable }
+        (used.map(&:workers).uniq.size < FIT_COUNTS) ? [] : used
       end
     end
   end

@@ -78,7 +78,7 @@ module Ractorbench
         check_file
         target = ruby.probe!
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
-        diagnoses = [Ractorbench::Advisor::Diagnosis.ractor(preflight), Ractorbench::Advisor::Diagnosis.marshal(preflight)].compact
+        diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
 
         sweep(target, preflight, diagnoses)
@@ -99,7 +99,7 @@ module Ractorbench
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
-          o.on("--check", "only check FILE (contract, Marshal, a ractor): no measurements") { @check = true }
+          o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
         end
       end
 
@@ -115,9 +115,23 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
-        @out.puts("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
-          "(#{preflight["sampled"]} items checked, #{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)")
+        models = diagnoses.map(&:model)
+        verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
+        head = "#{@file}: #{preflight["module"]}.work follows the contract"
+        @out.puts((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
+        @out.puts("  checked: #{checked(preflight)}")
         diagnoses.empty? ? 0 : 1
+      end
+
+      # How far each part of the check got, first use first.
+      def checked(preflight)
+        parts = []
+        if (n = preflight["ractor_checked"])
+          parts << (n.zero? ? "in a ractor (no item got through)" : "#{n} items in a ractor")
+        end
+        parts << "#{preflight["threads_checked"]} in #{preflight["threads_count"]} threads" if preflight["threads_checked"]
+        first = parts.empty? ? "" : "first #{parts.join(", ")}; then "
+        "#{first}#{preflight["sampled"]} serially (#{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)"
       end
 
       def sweep(target, preflight, diagnoses)
@@ -125,14 +139,16 @@ module Ractorbench
         models, excluded = choose_models(catalog, preflight, diagnoses)
         counts = @workers || Ractorbench::Advisor::SweepPlan.worker_counts(Measure::Machine.usable_cores)
         items, note = Ractorbench::Advisor::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
-        params = {"file" => File.expand_path(@file), "module" => preflight["module"]}
+        # seconds_per_item lets a model hand out coarse items one at a time.
+        params = {"file" => File.expand_path(@file), "module" => preflight["module"],
+                  "seconds_per_item" => preflight["seconds_per_item"]}
         # Serial ignores the worker count: measured once, it is every count's baseline.
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
-        @err.puts("ractorbench: #{plan.runs.size} runs of #{@file}; results in #{path}") if @err.tty?
+        announce(plan, models, counts, items, preflight)
         collect(catalog, target, plan, writer)
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
@@ -143,6 +159,24 @@ module Ractorbench
         report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
         @out.write(report.to_s)
         (report.complete? && excluded.empty?) ? 0 : 1
+      end
+
+      # The sweep before it starts: what runs, how much work a run does, and
+      # about how long it takes.
+      def announce(plan, models, counts, items, preflight)
+        sizing = Ractorbench::Advisor::SweepPlan
+        per = items / counts.max
+        @out.puts("Sweep: #{models.join(", ")} at W=#{counts.join(",")}; #{items} items a run " \
+          "(#{per} per worker at W=#{counts.max}); #{@reps} run#{"s" unless @reps == 1} a point")
+        @out.puts("  #{plan.runs.size} runs, each a fresh process: " \
+          "#{sizing.about(sizing.estimate(plan.runs.size, items, preflight["seconds_per_item"]))}")
+        thin = sizing.thin(items, counts)
+        unless thin.empty?
+          @out.puts("  note: at W=#{thin.join(",")} a worker gets fewer than #{sizing::MIN_PER_WORKER} items, so one slow " \
+            "item can leave the others idle; give --items #{sizing::MIN_PER_WORKER * counts.max} or more")
+        end
+        @out.puts
+        @out.flush
       end
 
       # serial (the baseline), the models asked for or the defaults, minus

@@ -65,7 +65,7 @@ module Ractorbench
 
         def fit_text(fit)
           case fit.kind
-          when nil then "too few points for an Amdahl fit"
+          when nil then "no Amdahl fit: that needs speedups at 3 or more worker counts within the usable cores"
           when :worse then "slower with more workers than with one: Amdahl's law cannot describe that"
           when :flat then format("no gain from more workers (serial fraction %.2f, Amdahl fit)", fit.fraction)
           when :superlinear then format("faster than one worker per core (serial fraction %.2f < 0): no Amdahl ceiling", fit.fraction)
