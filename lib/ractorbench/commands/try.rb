@@ -19,6 +19,8 @@ require_relative "../advisor/report"
 require_relative "../advisor/paths"
 
 require_relative "../cli"
+require_relative "../cli/parser"
+require_relative "../plural"
 require_relative "../errors"
 
 module Ractorbench
@@ -53,9 +55,7 @@ module Ractorbench
 
         try first checks FILE in a second or two (the contract, a few items, Marshal, a real ractor);
         when a model cannot run the work it says which object, where, why and what to change, and
-        sweeps the other models. Exit status: 0 all done, 1 a model could not run the work or runs
-        failed, 2 bad input (FILE missing or broken, contract not met, work never finishing, results
-        that differ between models).
+        sweeps the other models.
       TEXT
 
       Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
@@ -85,9 +85,12 @@ module Ractorbench
 
       private
 
+      EXIT_CODES = [[0, "done: every model ran the work and agreed"],
+        [1, "a model could not run the work, or runs failed (the report says which and why)"],
+        [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
+
       def parser
-        OptionParser.new do |o|
-          o.banner = "Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:"
+        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
@@ -114,7 +117,7 @@ module Ractorbench
       def check_only(preflight, diagnoses)
         @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
         @out.puts("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
-          "(#{preflight["sampled"]} items checked, #{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)")
+          "(#{Plural.count(preflight["sampled"], "item")} checked, #{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)")
         diagnoses.empty? ? 0 : 1
       end
 
@@ -130,7 +133,7 @@ module Ractorbench
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
-        @err.puts("ractorbench: #{plan.runs.size} runs of #{@file}; results in #{path}") if @err.tty?
+        @err.puts("ractorbench: #{Plural.count(plan.runs.size, "run")} of #{@file}; results in #{path}") if @err.tty?
         collect(catalog, target, plan, writer)
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
