@@ -25,16 +25,20 @@ module Ractorbench
       @env = env
     end
 
-    # Columns: COLUMNS when set, else the terminal's width, else 100.
-    def width
+    # Columns to lay tables out in: the known width, else 100.
+    def width = known_width || DEFAULT_WIDTH
+
+    # COLUMNS when set, else the terminal's width; nil for a pipe or a file.
+    def known_width
       columns = @env["COLUMNS"].to_i
       return [columns, MIN_WIDTH].max if columns.positive?
 
-      tty_width || DEFAULT_WIDTH
+      tty_width
     end
 
-    # Where prose wraps: the width, but never past a comfortable measure.
-    def measure = [width, MEASURE].min
+    # Where prose wraps: the known width, never past a comfortable measure;
+    # nil (no wrapping) when the width is unknown: a file keeps its lines whole.
+    def measure = known_width && [known_width, MEASURE].min
 
     def color?
       return false if @color == false || !@io.respond_to?(:tty?) || !@io.tty?
@@ -43,8 +47,8 @@ module Ractorbench
       @env["NO_COLOR"].to_s.empty? && @env["TERM"] != "dumb"
     end
 
-    # Text for this terminal: lines wrapped to the width, verdict words coloured.
-    def present(text) = paint(Console.wrap(text, measure))
+    # Text for this terminal: lines wrapped to its width, verdict words coloured.
+    def present(text) = paint(measure ? Console.wrap(text, measure) : text)
 
     def paint(text)
       return text unless color?
@@ -54,9 +58,11 @@ module Ractorbench
 
     def colour(text, style) = color? ? "\e[#{ANSI.fetch(style)}m#{text}\e[0m" : text
 
-    # Every line longer than width broken at spaces; the pieces keep the
-    # line's indent plus two. Table rows (starting with | or +) and lines
-    # without a space to break at are left alone.
+    # Every line longer than width broken at spaces. The pieces hang under
+    # the text after a short label ("WARNING: ", "  fix:   ") or a bullet
+    # ("  - "), else under the line's indent plus two. Table rows (starting
+    # with | or +) are left alone, and a word longer than the width stands
+    # on its own line.
     def self.wrap(text, width)
       text.each_line.map do |line|
         body = line.chomp
@@ -68,9 +74,11 @@ module Ractorbench
 
     def self.wrap_line(line, width)
       indent = line[/\A\s*/]
-      hanging = indent + "  "
-      words = line.strip.split(/ +/)
-      lines = [indent + words.shift]
+      label = line[/\A\s*(?:- |[\w.-]+: +)/].to_s
+      label = indent unless label.length.between?(indent.length + 1, 16)
+      hanging = " " * ((label == indent) ? indent.length + 2 : label.length)
+      words = line[label.length..].strip.split(/ +/)
+      lines = [label + words.shift.to_s]
       words.each do |word|
         if lines.last.length + 1 + word.length <= width
           lines[-1] = "#{lines.last} #{word}"

@@ -45,7 +45,7 @@ module Ractorbench
 
       # OptionParser's help with long descriptions wrapped under their column.
       def help
-        width = Console.new(nil).measure
+        width = Console.new(nil).measure || Console::MEASURE
         column = summary_indent.length + summary_width + 1
         super.lines.map do |line|
           body = line.chomp

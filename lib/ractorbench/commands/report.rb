@@ -3,6 +3,7 @@
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
+require_relative "../reports/summary"
 require_relative "../store/atomic_file"
 
 require_relative "../cli"
@@ -40,16 +41,29 @@ module Ractorbench
         contents = Store.read(@path)
         warn_truncated(contents)
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
-        text = renderer.render(analysis)
         if @output
-          Store::AtomicFile.write(@output, text)
+          Store::AtomicFile.write(@output, renderer.render(analysis))
         else
-          @out.write(HUMAN.include?(@format) ? @parser.terminal(@out).paint(text) : text)
+          @out.write(for_terminal(renderer, analysis))
         end
-        analysis.digest_check.agree? ? 0 : 1
+        status(analysis)
       end
 
       private
+
+      def status(analysis) = analysis.digest_check.agree? ? 0 : 1
+
+      # The summary laid out and wrapped for the terminal; text and bm coloured there.
+      def for_terminal(renderer, analysis)
+        terminal = @parser.terminal(@out)
+        if @format == "summary"
+          terminal.present(Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour)))
+        elsif HUMAN.include?(@format)
+          terminal.paint(renderer.render(analysis))
+        else
+          renderer.render(analysis)
+        end
+      end
 
       def warn_truncated(contents)
         return unless contents.truncated

@@ -96,7 +96,7 @@ module Ractorbench
         renderer
         path = @output || default_output
         writer = Store::Writer.create(path, header(plan, targets, catalog))
-        @err.puts("ractorbench: #{Plural.count(plan.runs.size, "run")}, seed #{seed}, results in #{path}")
+        note("ractorbench: #{Plural.count(plan.runs.size, "run")}, seed #{seed}, results in #{path}")
         Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, path: path,
           timeout: timeout, first_seq: 1)
       end
@@ -110,8 +110,8 @@ module Ractorbench
         plan = Plan::Matrix.from_h(header.fetch("plan"))
         pending = plan.runs.reject { |spec| done.key?(spec.id) }
         renderer
-        @err.puts("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
-        @err.puts("ractorbench: resuming #{@resume}: #{Plural.count(done.size, "run")} done, #{pending.size} to go (seed #{plan.seed})")
+        note("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
+        note("ractorbench: resuming #{@resume}: #{Plural.count(done.size, "run")} done, #{pending.size} to go (seed #{plan.seed})")
         Session.new(catalog: catalog, targets: targets, runs: pending, writer: Store::Writer.reopen(@resume),
           path: @resume, timeout: header.fetch("timeout", DEFAULT_TIMEOUT), first_seq: contents.runs.size + 1)
       end
@@ -129,7 +129,7 @@ module Ractorbench
         session.writer.close
         analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")
         @out.write(closing(analysis))
-        @err.puts("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
+        note("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
       end
 
@@ -139,12 +139,15 @@ module Ractorbench
 
       def command_name = "run"
 
+      # A line on stderr, wrapped to the terminal.
+      def note(line) = @err.puts(parser.terminal(@err).present(line))
+
       def summary? = @format.nil? || @format == "summary"
 
       # The closing text: the summary fitted to the terminal, or the format asked for.
       def closing(analysis)
         terminal = parser.terminal(@out)
-        return terminal.paint(Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour))) if summary?
+        return terminal.present(Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour))) if summary?
 
         text = renderer.render(analysis)
         HUMAN.include?(@format) ? terminal.paint(text) : text

@@ -115,8 +115,9 @@ module Ractorbench
       end
 
       def check_only(preflight, diagnoses)
-        @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
-        @out.puts("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
+        terminal = parser.terminal(@out)
+        @out.puts(terminal.present(diagnoses.flat_map(&:lines).join("\n"))) unless diagnoses.empty?
+        @out.puts terminal.present("#{@file}: #{preflight["module"]}.work follows the contract#{"; every model can run it" if diagnoses.empty?} " \
           "(#{Plural.count(preflight["sampled"], "item")} checked, #{Reports::Parts::Units.duration(preflight["seconds_per_item"], space: " ")} each)")
         diagnoses.empty? ? 0 : 1
       end
@@ -133,7 +134,7 @@ module Ractorbench
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
-        @err.puts("ractorbench: #{Plural.count(plan.runs.size, "run")} of #{@file}; results in #{path}") if @err.tty?
+        @err.puts(parser.terminal(@err).present("ractorbench: #{Plural.count(plan.runs.size, "run")} of #{@file}; results in #{path}")) if @err.tty?
         collect(catalog, target, plan, writer)
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
@@ -141,8 +142,10 @@ module Ractorbench
         context = Context.new(file: @file, preflight: preflight, items: items, items_note: note,
           ruby_description: target.info["description"], usable_cores: Measure::Machine.usable_cores, reps: @reps, path: path)
         panel = Analysis::Sweep.panels(analysis, min_counts: 1).first
-        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
-        @out.write(report.to_s)
+        terminal = parser.terminal(@out)
+        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses,
+          excluded: excluded, width: terminal.width)
+        @out.write(terminal.present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
       end
 

@@ -18,7 +18,7 @@ module Ractorbench
     # What `run` and the tour print when they finish, for a terminal of 80 to
     # 100 columns: per configuration the median with its interval, the
     # speedup with its interval and the CPU cost, then the speedups as bars,
-    # the verdict and the warnings, every line within the width. `wide:`
+    # the verdict and the warnings (Console#present wraps them). `wide:`
     # gives report's wide table instead; `report` shows the full statistics.
     module Summary
       HEADINGS = ["workload", "model", "W×M", "n", "median", "speedup", "CPU cost"].freeze
@@ -38,9 +38,8 @@ module Ractorbench
         elsif wide then [Text.summary(rows)]
         else [LEGEND, compact(rows, width, colour)]
         end
-        text = [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
+        [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
           Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
-        Console.wrap(text, [width, Console::MEASURE].min)
       end
 
       def compact(rows, width, colour)
