@@ -46,7 +46,7 @@ class EfficiencyReportTest < Minitest::Test
     text = ractorbench("report", @out).out
     assert_match(/CONTENTION: tarai \(x=9,y=4,z=0\) W=2 M=1 ruby: threads burned 3\.00× serial's CPU for the same work .*medians of 2 and 2 runs\): the time went into contention inside the Ruby VM or the OS, not into the work/, text)
     assert_match(/\| +\d+% of 1 \| +3\.00× ! \|/, text)
-    assert_match(/this machine has 1 usable cores .*W=2 exceed\(s\) them, so those rows are rated against 1 cores/, text)
+    assert_match(/this machine has 1 usable core .*W=2 exceeds them, so those rows are rated against 1 core\./, text)
     assert_match(/CONTENTION: tarai/, ractorbench("report", @out, "--format", "markdown").out)
     csv = CSV.parse(ractorbench("report", @out, "--format", "csv").out, headers: true).find { |r| r["model"] == "threads" }
     assert_equal "true", csv["contention"]

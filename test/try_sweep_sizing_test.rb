@@ -20,8 +20,8 @@ class TrySweepSizingTest < Minitest::Test
   def test_processes_uses_both_workers_for_twelve_coarse_items
     result = sweep
     assert_equal 0, result.code, result.out + result.err
-    assert_match(/\ASweep: serial, processes at W=1,2; 12 items a run \(6 per worker at W=2\); 2 runs a point\n/, result.out)
-    assert_match(/^  6 runs, each a fresh process: /, result.out)
+    assert_match(/\ASweep: serial, processes at W=1,2; 12 items a run \(6 per worker at W=2\)\n/, result.out)
+    assert_match(/^  2 runs a point, 6 runs in all, each a fresh process: /, result.out)
     per_run = File.readlines(@log).map(&:split).group_by(&:first).transform_values { |lines| lines.map(&:last).tally.values.sort }
     two_workers = runs_in(@results).count { |r| r["model"] == "processes" && r["workers"] == 2 }
     assert_equal 2, two_workers

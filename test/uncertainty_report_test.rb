@@ -68,13 +68,13 @@ class UncertaintyReportTest < Minitest::Test
       %r{WARNING: the work of 1 configuration\(s\) takes under 50 ms serially \(prime/w2/m50/ruby: 10 ms\): too short to show parallelism},
       /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 10 or more/,
       %r{WARNING: runs vary by more than 10% .* prime/serial/w2/m50/ruby \(\d+%\).*make each run longer \(more --messages\)},
-      %r{WARNING: the first run of 1 configuration\(s\) was much slower than the rest \(prime/threads/w2/m50/ruby\).*use --first-run exclude},
-      %r{WARNING: 1 run\(s\) stand far from the rest .*prime/ractors/w2/m50/ruby/rep3.*run again on a quiet machine},
+      %r{WARNING: the first run of 1 configuration was much slower than the rest \(prime/threads/w2/m50/ruby\).*use --first-run exclude},
+      %r{WARNING: 1 run stands far from the rest .*prime/ractors/w2/m50/ruby/rep3.*run again on a quiet machine},
       /WARNING: the 1-minute load average was 3.20 when the collection began: .*close them \(or wait\) and run again/,
       /WARNING: the 1-minute load average reached 6.00 during the collection, more than the 3 busy processes ractorbench.s own runs account for/,
-      /WARNING: only 1 of the 4 cores were usable \(an affinity mask of 1 CPUs and a cgroup CPU quota of 0.50 CPUs\).*docker --cpus/,
-      /WARNING: W=2 exceed\(s\) the 1 usable cores .*use --workers up to 1 to measure scaling/,
-      /WARNING: the CPU frequency scaling governor is 'powersave' on 4 CPU\(s\).*cpupower frequency-set -g performance/
+      /WARNING: only 1 of the 4 cores was usable \(an affinity mask of 1 CPU and a cgroup CPU quota of 0.50 CPUs\).*docker --cpus/,
+      /WARNING: W=2 exceeds the 1 usable core .*use --workers up to 1 to measure scaling/,
+      /WARNING: the CPU frequency scaling governor is 'powersave' on 4 CPUs.*cpupower frequency-set -g performance/
     ].each { |pattern| assert_match(pattern, out) }
 
     codes = JSON.parse(ractorbench("report", file, "--format", "json").out)["warnings"].map { |w| w["code"] }

@@ -2,6 +2,9 @@
 
 require "optparse"
 require_relative "errors"
+require_relative "version"
+require_relative "cli/parser"
+require_relative "reports"
 
 module Ractorbench
   # Dispatches `ractorbench COMMAND ...` to one file per command under
@@ -21,11 +24,15 @@ module Ractorbench
         argv = argv.dup
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
         return usage(out) if name.nil? && (argv & %w[-h --help]).any?
-        return out.puts("ractorbench #{VERSION}") || 0 if name.nil? && (argv & %w[-v --version]).any?
+        return help(argv, out: out, err: err) if name == "help"
+        return out.puts(Parser.version_line) || 0 if name == "version" || (name.nil? && (argv & %w[-v --version]).any?)
 
         name ||= "tour"
-        command, = @commands.fetch(name) { raise UsageError, "unknown command #{name.inspect}; run `ractorbench --help`" }
+        command, = @commands.fetch(name) { raise UsageError, "unknown command #{name.inspect}; run `ractorbench help`" }
         command.new(argv, out: out, err: err).call
+      rescue Parser::Shown => e
+        out.puts(e.text)
+        0
       rescue UsageError, OptionParser::ParseError => e
         err.puts("ractorbench: #{e.message}")
         2
@@ -34,14 +41,36 @@ module Ractorbench
         130
       end
 
+      # `ractorbench help [COMMAND]`
+      def help(argv, out:, err:)
+        return usage(out) if argv.empty?
+        raise UsageError, "help takes one command, e.g. `ractorbench help run`" if argv.size > 1
+        raise UsageError, "no command #{argv.first.inspect}; the commands: #{@commands.keys.sort.join(", ")}" unless @commands.key?(argv.first)
+
+        start([argv.first, "--help"], out: out, err: err)
+      end
+
       def usage(out)
+        load_commands
         out.puts("Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)", "")
+        out.puts("Commands:")
         @commands.sort.each { |name, (_, summary)| out.puts(format("  %-8s %s", name, summary)) }
-        out.puts("", "`ractorbench COMMAND --help` shows a command's options.")
+        out.puts("  help     help [COMMAND]: this, or a command's options (as COMMAND --help)")
+        out.puts("  version  the version of ractorbench (as --version)")
+        out.puts("", "Formats:", *formats.map { |line| "  #{line}" })
+        out.puts("", "Exit status:", "  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;",
+          "  2 bad input (one line on stderr saying what to change); 130 interrupted.")
+        out.puts("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.")
         0
       end
 
       private
+
+      def formats
+        ["report --format: #{Reports.names.join(", ")} (default text)",
+          "run and tour --format: the same (default summary: the compact table; --wide for every column)",
+          "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)"]
+      end
 
       def load_commands
         Dir[File.join(__dir__, "commands", "*.rb")].sort.each { |f| require f }

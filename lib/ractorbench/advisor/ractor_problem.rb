@@ -220,7 +220,8 @@ module Ractorbench
       end
 
       def captured(names)
-        build(what: "a block that uses the outer variable(s) #{names}",
+        noun = names.include?(",") ? "variables" : "variable"
+        build(what: "a block that uses the outer #{noun} #{names}",
           why: "a block sent to another ractor may not use variables from the scope around it",
           fix: "pass #{names} to the block as arguments (or as part of the item) instead")
       end

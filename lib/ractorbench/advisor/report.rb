@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "terminal-table"
+require_relative "../reports/parts/columns"
 require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
 require_relative "../reports/parts/sweep_plot"
@@ -17,10 +17,12 @@ module Ractorbench
     # a table and a text chart, whether every model agreed, and the
     # recommendation.
     class Report
-      HEADINGS = ["model", "W", "n", "time (median ± sd)", "speedup", "vs serial", "efficiency", "CPU", "memory MB"].freeze
+      HEADINGS = ["model", "W", "n", "time ± sd", "speedup", "vs serial", "effic.", "CPU", "memory MB"].freeze
       VERDICTS = {faster: "faster", slower: "slower", same: "~ same", unknown: "? (n<2)"}.freeze
 
-      def initialize(context:, analysis:, panel:, diagnoses:, excluded:)
+      # width: the terminal's columns, for the table.
+      def initialize(context:, analysis:, panel:, diagnoses:, excluded:, width: 100)
+        @width = width
         @context = context
         @analysis = analysis
         @panel = panel
@@ -65,11 +67,12 @@ module Ractorbench
           "each in a fresh process; results in #{c.path}"].join("\n")
       end
 
+      # One group of rows per model, laid out for the terminal (width).
       def table
         rows = serial_rows + @panel.series.flat_map { |s| s.points.map { |p| point_row(s.model, p) } }
-        table = Terminal::Table.new(headings: HEADINGS, rows: rows)
-        (1..8).each { |i| table.align_column(i, :right) }
-        [table.to_s, legend].join("\n")
+        table = Reports::Parts::Columns.new(HEADINGS, right: (1..8).to_a)
+        rows.chunk_while { |a, b| a.first == b.first }.each { |group| table.group(group.first.first, group.map { |r| r.drop(1) }) }
+        [table.to_s(@width), legend].join("\n")
       end
 
       def serial_rows
@@ -90,8 +93,8 @@ module Ractorbench
       def seconds(summary)
         return "-" if summary.n.zero?
 
-        sd = summary.stddev ? " ± #{Reports::Parts::Units.duration(summary.stddev)}" : ""
-        "#{Reports::Parts::Units.duration(summary.median)}#{sd}"
+        sd = summary.stddev ? " ± #{Reports::Parts::Units.short_duration(summary.stddev)}" : ""
+        "#{Reports::Parts::Units.short_duration(summary.median)}#{sd}"
       end
 
       # The 95% bootstrap interval where there are enough runs, else the
@@ -116,7 +119,7 @@ module Ractorbench
         return "-" unless p.memory_kb
 
         text = format("%.1f %s", p.memory_kb / 1024.0, p.memory_kind)
-        p.rss_sum_kb ? text + format(" (RSS sum %.1f)", p.rss_sum_kb / 1024.0) : text
+        p.rss_sum_kb ? text + format(" (%.1f)", p.rss_sum_kb / 1024.0) : text
       end
 
       def legend
@@ -124,8 +127,8 @@ module Ractorbench
         ["time: the models' own span (items in, results out), median ± standard deviation of n runs.",
           "speedup: serial's median time / the model's at the same worker count; [95% bootstrap interval] from 6 runs, else ± the spread the two standard deviations imply.",
           "vs serial: faster or slower beyond the noise (interval excludes 1, or with fewer runs every run beat every serial run), ~ same, or ? (too few runs).",
-          "efficiency: speedup / min(W, #{cores} usable cores). CPU: (user + system) / wall of the whole process tree (100% = one core busy).",
-          "memory: peak RSS of the process; for processes the PSS of supervisor + workers (shared pages split between the processes sharing them), and the RSS sum that would count them twice.",
+          "effic.: parallel efficiency, speedup / min(W, #{cores} usable cores). CPU: (user + system) / wall of the whole process tree (100% = one core busy).",
+          "memory: peak RSS of the process; for processes the PSS of supervisor + workers (shared pages split between the processes sharing them), and in parentheses the RSS sum that would count them twice.",
           "Medians of n runs."].join("\n")
       end
 

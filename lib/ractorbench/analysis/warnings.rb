@@ -4,6 +4,7 @@ require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
+require_relative "../plural"
 
 module Ractorbench
   class Analysis
@@ -55,7 +56,7 @@ module Ractorbench
         return nil if idle.empty?
 
         Warning.new("idle_worker",
-          "in #{idle.size} configuration(s) a worker did no job while another did #{Analysis::WorkSpread::SEVERAL} or more " \
+          "in #{Plural.count(idle.size, "configuration")} a worker did no job while another did #{Analysis::WorkSpread::SEVERAL} or more " \
           "(#{named(idle) { |r| "#{label(r)}: #{r["idle_worker_runs"]} of #{r["samples"]} runs, jobs per worker #{r["idle_worker_jobs"].inspect}" }}): " \
           "their speedup (marked ?) shows how the model handed out jobs, not what parallel work gives; give every " \
           "worker several jobs (more --messages), and report it if a model leaves workers idle with jobs to spare")
@@ -71,7 +72,7 @@ module Ractorbench
         return nil if short.empty?
 
         Warning.new("too_short",
-          "the work of #{short.map { |r| label_without_model(r) }.uniq.size} configuration(s) takes under " \
+          "the work of #{Plural.count(short.map { |r| label_without_model(r) }.uniq.size, "configuration")} takes under " \
           "#{(SHORT_SECONDS * 1000).round} ms serially (#{named(short.uniq { |r| label_without_model(r) }) { |r| "#{label_without_model(r)}: #{(r["speedup"] * r.dig("messages_time", "median") * 1000).round} ms" }}): " \
           "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size")
       end
@@ -86,7 +87,7 @@ module Ractorbench
         return nil if few.empty?
 
         Warning.new("few_samples",
-          "#{few.size} of #{rows.size} configurations have fewer than #{need} successful runs (fewest: " \
+          "#{few.size} of #{Plural.count(rows.size, "configuration")} #{Plural.verb(few.size, "has", "have")} fewer than #{need} successful runs (fewest: " \
           "#{few.map { |r| r["samples"] }.min}), too few for a 95% interval of the median or of a speedup, " \
           "so their differences may be noise: run again with --reps 10 or more")
       end
@@ -97,7 +98,7 @@ module Ractorbench
 
         Warning.new("spread",
           "runs vary by more than #{(SPREAD_LIMIT * 100).round}% (std dev / mean of messages-only time) in " \
-          "#{noisy.size} configuration(s): #{named(noisy) { |r| "#{label(r)} (#{(relative_spread(r) * 100).round}%)" }}; " \
+          "#{Plural.count(noisy.size, "configuration")}: #{named(noisy) { |r| "#{label(r)} (#{(relative_spread(r) * 100).round}%)" }}; " \
           "make each run longer (more --messages), close other programs, and add --reps")
       end
 
@@ -112,7 +113,7 @@ module Ractorbench
         return nil if ids.empty?
 
         Warning.new("outliers",
-          "#{ids.size} run(s) stand far from the rest of their configuration (modified z-score above " \
+          "#{Plural.count(ids.size, "run")} #{Plural.verb(ids.size, "stands", "stand")} far from the rest of their configuration (modified z-score above " \
           "#{Stats::Outliers::THRESHOLD}): #{ids.first(SHOWN).join(", ")}#{" and #{ids.size - SHOWN} more" if ids.size > SHOWN}; " \
           "medians resist them, but other programs or the machine's power saving may have interfered: " \
           "run again on a quiet machine")
@@ -124,7 +125,7 @@ module Ractorbench
         return nil if slow.empty?
 
         Warning.new("slow_first_run",
-          "the first run of #{slow.size} configuration(s) was much slower than the rest (#{named(slow)}), " \
+          "the first run of #{Plural.count(slow.size, "configuration")} was much slower than the rest (#{named(slow)}), " \
           "probably cold caches: use --first-run exclude to keep first runs out of the statistics")
       end
 
@@ -161,7 +162,7 @@ module Ractorbench
 
         Warning.new("load_before",
           "the 1-minute load average was #{format("%.2f", load)} when the collection began: other programs " \
-          "were keeping about #{load.round} core(s) busy; close them (or wait) and run again")
+          "were keeping about #{Plural.count(load.round, "core")} busy; close them (or wait) and run again")
       end
 
       # Our own runs keep at most max(usable cores, workers) busy, plus the
@@ -186,11 +187,11 @@ module Ractorbench
         return nil unless cores.positive? && usable.positive? && usable < cores
 
         limits = []
-        limits << "an affinity mask of #{machine["affinity_cores"]} CPUs" if machine["affinity_cores"].to_i.between?(1, cores - 1)
+        limits << "an affinity mask of #{Plural.count(machine["affinity_cores"], "CPU")}" if machine["affinity_cores"].to_i.between?(1, cores - 1)
         quota = machine["cgroup_cpu_limit"]
         limits << "a cgroup CPU quota of #{format("%.2f", quota)} CPUs" if quota && quota < cores
         Warning.new("limited_cores",
-          "only #{usable} of the #{cores} cores were usable (#{limits.join(" and ")}): parallel models cannot " \
+          "only #{usable} of the #{cores} cores #{Plural.verb(usable, "was", "were")} usable#{" (#{limits.join(" and ")})" unless limits.empty?}: parallel models cannot " \
           "go past #{usable}x; raise the container's limit (e.g. docker --cpus) or run outside it to measure " \
           "the whole machine")
       end
@@ -203,8 +204,8 @@ module Ractorbench
         return nil if usable.zero? || over.empty?
 
         Warning.new("oversubscribed",
-          "#{over.map { |r| r["workers"] }.uniq.sort.map { |w| "W=#{w}" }.join(", ")} exceed(s) the #{usable} usable " \
-          "cores (#{named(over)}): no model can go past #{usable}x there, those rows measure oversubscription; " \
+          "#{over.map { |r| r["workers"] }.uniq.sort.map { |w| "W=#{w}" }.join(", ")} #{Plural.verb(over.map { |r| r["workers"] }.uniq.size, "exceeds", "exceed")} the #{usable} usable " \
+          "#{Plural.word(usable, "core")} (#{named(over)}): no model can go past #{usable}x there, those rows measure oversubscription; " \
           "use --workers up to #{usable} to measure scaling")
       end
 
@@ -216,7 +217,7 @@ module Ractorbench
         return nil if other.empty?
 
         Warning.new("governor",
-          "the CPU frequency scaling governor is #{other.map { |g, n| "'#{g}' on #{n} CPU(s)" }.join(", ")}: the " \
+          "the CPU frequency scaling governor is #{other.map { |g, n| "'#{g}' on #{Plural.count(n, "CPU")}" }.join(", ")}: the " \
           "clock follows the load, so run times drift; for steadier figures set 'performance' " \
           "(sudo cpupower frequency-set -g performance) and run again")
       end

@@ -8,6 +8,7 @@ require_relative "../analysis/first_run"
 require_relative "../store/atomic_file"
 
 require_relative "../cli"
+require_relative "../cli/parser"
 require_relative "../reports/compare/cells"
 
 module Ractorbench
@@ -17,6 +18,10 @@ module Ractorbench
     # by how much, and how sure are we. With --fail-above PCT it exits 1 on
     # a significant slowdown beyond PCT percent, for CI.
     class Compare
+      EXIT_CODES = [[0, "compared (and, with --fail-above, no significant slowdown beyond it)"],
+        [1, "--fail-above PCT: a configuration is significantly slower by more than PCT%"],
+        [2, "bad input (missing files, nothing in common, a bad option): one line on stderr"]].freeze
+
       def initialize(argv, out:, err:)
         @out = out
         @err = err
@@ -38,15 +43,19 @@ module Ractorbench
 
         cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
         text = Reports.fetch(@format, of: :comparison).render(comparison, cautions)
-        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
+        if @output
+          Store::AtomicFile.write(@output, text)
+        else
+          @out.write((@format == "text") ? parser.terminal(@out).paint(text) : text)
+        end
         gate(comparison)
       end
 
       private
 
       def parser
-        OptionParser.new do |o|
-          o.banner = "Usage: ractorbench compare A.jsonl B.jsonl [MORE.jsonl ...] | compare FILE --by ruby [options]"
+        @parser ||= CLI::Parser.new("Usage: ractorbench compare A.jsonl B.jsonl [MORE.jsonl ...] | compare FILE --by ruby [options]",
+          exit_codes: EXIT_CODES) do |o|
           o.on("--by FIELD", "compare within one file: ruby (each Ruby against the first)") { |f| @by = by(f) }
           o.on("--baseline NAME", "with --by ruby: the Ruby to compare against (default the first --ruby)") { |n| @baseline = n }
           o.on("--time KIND", "messages (default) or whole: which time to compare") { |t| @metric = metric(t) }

@@ -5,6 +5,8 @@ require_relative "../plan/suite"
 require_relative "../../../harness/ractorbench/harness/subject"
 
 require_relative "../cli"
+require_relative "../cli/parser"
+require_relative "../plural"
 require_relative "../errors"
 
 module Ractorbench
@@ -14,8 +16,8 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @files = []
-        OptionParser.new do |o|
-          o.banner = "Usage: ractorbench list [--load FILE]"
+        CLI::Parser.new("Usage: ractorbench list [--load FILE]",
+          exit_codes: [[0, "listed"], [2, "bad input (a --load FILE that is missing or fails to load): one line on stderr"]]) do |o|
           o.on("--load FILE", "also list the workloads and models FILE defines") { |f| @files << f }
         end.parse!(argv)
         raise UsageError, "list takes no arguments, got #{argv.join(" ")}" unless argv.empty?
@@ -25,7 +27,7 @@ module Ractorbench
         catalog = Plan::Catalog.default.with(@files)
         section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
         section("Models", catalog.models.map { |m| [m.name, "#{m.description}#{" [#{m.family}]" if m.family}"] })
-        section("Suites", Plan::Suite.all.map { |s| [s.name, "#{s.description} [#{s.reps} reps]"] })
+        section("Suites", Plan::Suite.all.map { |s| [s.name, "#{s.description} [#{Plural.count(s.reps, "rep")}]"] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
           Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
         0

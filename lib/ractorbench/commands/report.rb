@@ -3,25 +3,32 @@
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
+require_relative "../reports/summary"
 require_relative "../store/atomic_file"
 
 require_relative "../cli"
+require_relative "../cli/parser"
 
 module Ractorbench
   module Commands
     # `ractorbench report FILE`: statistics of a results file in any format.
     class Report
+      EXIT_CODES = [[0, "the report is written"], [1, "some runs computed a different result than serial (the report says which)"],
+        [2, "bad input (a missing or unreadable results file, an unknown format): one line on stderr"]].freeze
+      HUMAN = %w[text bm].freeze
+
       def initialize(argv, out:, err:)
         @out = out
         @err = err
         @format = "text"
-        OptionParser.new do |o|
-          o.banner = "Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]"
+        @parser = CLI::Parser.new("Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]",
+          exit_codes: EXIT_CODES) do |o|
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
           o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
-        end.parse!(argv)
+        end
+        @parser.parse!(argv)
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
 
         @path = argv.first
@@ -34,14 +41,31 @@ module Ractorbench
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
-        text = renderer.render(analysis)
-        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
-        analysis.digest_check.agree? ? 0 : 1
+        if @output
+          Store::AtomicFile.write(@output, renderer.render(analysis))
+        else
+          @out.write(for_terminal(renderer, analysis))
+        end
+        status(analysis)
       end
 
       private
+
+      def status(analysis) = analysis.digest_check.agree? ? 0 : 1
+
+      # The summary laid out and wrapped for the terminal; text and bm coloured there.
+      def for_terminal(renderer, analysis)
+        terminal = @parser.terminal(@out)
+        if @format == "summary"
+          terminal.present(Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour)))
+        elsif HUMAN.include?(@format)
+          terminal.paint(renderer.render(analysis))
+        else
+          renderer.render(analysis)
+        end
+      end
     end
 
-    CLI.register("report", Report, "statistics of a results file: text, markdown, csv or json")
+    CLI.register("report", Report, "statistics of a results file, in any format (Formats, below)")
   end
 end

@@ -9,12 +9,33 @@ module Ractorbench
   module Commands
     # `ractorbench` with no command: every suite that takes part, scaled
     # down, in one collection and one table - a first look at this machine.
+    # It chooses what to run itself, so run's plan options (--suite, -w,
+    # --scale, ...) are refused, never silently ignored.
     class Tour < Run
+      def initialize(argv, out:, err:)
+        # Before parsing: OptionParser would take -w for --wide.
+        refused = argv.take_while { |a| a != "--" }.map { |a| a.split("=").first }.find { |a| plan_switches.include?(a) }
+        if refused
+          raise UsageError, "the tour does not take #{refused}: it runs every experiment at its own small scale; " \
+            "use `ractorbench run #{refused} ...` to choose what runs"
+        end
+        super
+      end
+
       private
 
       def parser
-        super.tap { |o| o.banner = "Usage: ractorbench [--ruby NAME=COMMAND] [--seed N] [-o FILE]   (a short tour)" }
+        @parser ||= CLI::Parser.new(banner, exit_codes: EXIT_CODES) { |o| collection_options(o) }
       end
+
+      def banner = "Usage: ractorbench [tour] [options]   (a short tour: every experiment scaled down, one table)"
+
+      # run's options that choose the plan: -w, --workloads, --suite, ...
+      def plan_switches
+        OptionParser.new { |o| plan_options(o) }.top.list.flat_map { |sw| sw.long + sw.short }
+      end
+
+      def command_name = "tour"
 
       def plan_entries(catalog)
         entries = suites.flat_map { |suite| suite.entries(suite.tour.fetch(:scale)) }

@@ -20,6 +20,8 @@ require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
 require_relative "../cli"
+require_relative "../cli/parser"
+require_relative "../plural"
 require_relative "../errors"
 
 module Ractorbench
@@ -54,9 +56,7 @@ module Ractorbench
 
         try first checks FILE in a second or two (the contract, a few items, Marshal, a real ractor);
         when a model cannot run the work it says which object, where, why and what to change, and
-        sweeps the other models. Exit status: 0 all done, 1 a model could not run the work or runs
-        failed, 2 bad input (FILE missing or broken, contract not met, work never finishing, results
-        that differ between models).
+        sweeps the other models.
       TEXT
 
       Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
@@ -86,9 +86,12 @@ module Ractorbench
 
       private
 
+      EXIT_CODES = [[0, "done: every model ran the work and agreed"],
+        [1, "a model could not run the work, or runs failed (the report says which and why)"],
+        [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
+
       def parser
-        OptionParser.new do |o|
-          o.banner = "Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:"
+        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
@@ -114,12 +117,13 @@ module Ractorbench
       end
 
       def check_only(preflight, diagnoses)
-        @out.puts(diagnoses.flat_map(&:lines)) unless diagnoses.empty?
+        terminal = parser.terminal(@out)
+        @out.puts(terminal.present(diagnoses.flat_map(&:lines).join("\n"))) unless diagnoses.empty?
         models = diagnoses.map(&:model)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
-        @out.puts((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
-        @out.puts("  checked: #{checked(preflight)}")
+        @out.puts terminal.present((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
+        @out.puts terminal.present("  checked: #{checked(preflight)}")
         diagnoses.empty? ? 0 : 1
       end
 
@@ -156,8 +160,10 @@ module Ractorbench
         context = Context.new(file: @file, preflight: preflight, items: items, items_note: note,
           ruby_description: target.info["description"], usable_cores: Measure::Machine.usable_cores, reps: @reps, path: path)
         panel = Analysis::Sweep.panels(analysis, min_counts: 1).first
-        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses, excluded: excluded)
-        @out.write(report.to_s)
+        terminal = parser.terminal(@out)
+        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses,
+          excluded: excluded, width: terminal.width)
+        @out.write(terminal.present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
       end
 
@@ -167,8 +173,8 @@ module Ractorbench
         sizing = Ractorbench::Advisor::SweepPlan
         per = items / counts.max
         @out.puts("Sweep: #{models.join(", ")} at W=#{counts.join(",")}; #{items} items a run " \
-          "(#{per} per worker at W=#{counts.max}); #{@reps} run#{"s" unless @reps == 1} a point")
-        @out.puts("  #{plan.runs.size} runs, each a fresh process: " \
+          "(#{per} per worker at W=#{counts.max})")
+        @out.puts("  #{Plural.count(@reps, "run")} a point, #{plan.runs.size} runs in all, each a fresh process: " \
           "#{sizing.about(sizing.estimate(plan.runs.size, items, preflight["seconds_per_item"]))}")
         thin = sizing.thin(items, counts)
         unless thin.empty?

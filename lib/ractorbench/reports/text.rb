@@ -12,7 +12,7 @@ require_relative "../reports"
 
 module Ractorbench
   module Reports
-    # The default: a summary table for the eye, then the full statistics.
+    # `report`'s default: the wide summary table, then the full statistics.
     module Text
       SUMMARY = ["workload", "model", "W", "M", "ruby", "n", "messages-only s", "whole-process s",
         "speedup", "efficiency", "CPU vs serial", "CPU", "peak MB", "failed"].freeze
@@ -60,13 +60,6 @@ module Ractorbench
       end
     end
 
-    # What `run` prints when it finishes: the summary table without the
-    # full statistics, which `report` shows.
-    module Summary
-      def self.render(analysis) = Text.render(analysis, details: false)
-    end
-
     register("text", Text)
-    register("summary", Summary)
   end
 end

@@ -2,6 +2,7 @@
 
 require_relative "../warnings"
 require_relative "../../reports/parts/rows"
+require_relative "../../plural"
 
 module Ractorbench
   class Analysis
@@ -24,7 +25,7 @@ module Ractorbench
           need = comparison.runs_needed
           return nil unless need
 
-          "with #{comparison.comparisons} comparison(s), some configurations have too few runs for any change to " \
+          "with #{Plural.count(comparison.comparisons, "comparison")}, some configurations have too few runs for any change to " \
             "count, however large (Mann-Whitney at alpha #{comparison.alpha}, Holm-adjusted): run each side with " \
             "--reps #{need} or more"
         end
@@ -34,7 +35,7 @@ module Ractorbench
             [[ag.only_a, comparison.baseline.label], [ag.only_b, ag.side.label]].filter_map do |keys, label|
               next if keys.empty?
 
-              "#{keys.size} configuration(s) only in #{label}, not compared: #{keys.first(3).map { |k| comparison.label(k) }.join(", ")}" \
+              "#{Plural.count(keys.size, "configuration")} only in #{label}, not compared: #{keys.first(3).map { |k| comparison.label(k) }.join(", ")}" \
                 "#{" and #{keys.size - 3} more" if keys.size > 3}"
             end
           end

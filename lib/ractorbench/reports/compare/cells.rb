@@ -2,6 +2,7 @@
 
 require_relative "../parts/units"
 require_relative "../../stats/bootstrap"
+require_relative "../../plural"
 
 module Ractorbench
   module Reports
@@ -75,7 +76,7 @@ module Ractorbench
 
         def legend(comparison)
           "#{comparison.metric_name}: median ± half-width of its 95% interval; change B/A - 1 with a 95% bootstrap " \
-            "interval; Mann-Whitney U p, Holm-adjusted over #{comparison.comparisons} comparison(s); " \
+            "interval; Mann-Whitney U p, Holm-adjusted over #{Plural.count(comparison.comparisons, "comparison")}; " \
             "~ = no detectable change at alpha #{comparison.alpha}"
         end
       end

@@ -2,6 +2,7 @@
 
 require_relative "../../reports"
 require_relative "cells"
+require_relative "../parts/markdown_text"
 
 module Ractorbench
   module Reports
@@ -26,7 +27,7 @@ module Ractorbench
 
         # Names come from results files: keep them from breaking the table
         # or turning into HTML wherever the Markdown is rendered.
-        def escape(text) = text.gsub("|", "\\|").gsub("<", "&lt;").gsub(">", "&gt;")
+        def escape(text) = Parts::MarkdownText.escape(text)
 
         def code(text) = text.delete("`")
       end

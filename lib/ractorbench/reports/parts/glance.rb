@@ -2,6 +2,7 @@
 
 require_relative "rows"
 require_relative "winners"
+require_relative "markdown_text"
 require_relative "../../analysis/warnings"
 
 module Ractorbench
@@ -48,9 +49,7 @@ module Ractorbench
 
         # Names come from results files: a table cell must stay one cell, and
         # a workload called <script> must stay text wherever the Markdown lands.
-        def escape(text)
-          text.gsub("|", "\\|").gsub("<", "&lt;").gsub(">", "&gt;")
-        end
+        def escape(text) = MarkdownText.escape(text)
       end
     end
   end

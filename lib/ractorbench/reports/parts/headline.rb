@@ -15,7 +15,8 @@ module Ractorbench
 
         module_function
 
-        def lines(rows)
+        # width: the terminal's, to narrow the bars to (never below 8 characters).
+        def lines(rows, width: nil)
           groups = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
           # Workloads that measure a mechanism (spawn, ring, fan-in) have no
           # serial run and no speedup to draw.
@@ -23,25 +24,27 @@ module Ractorbench
           return [] if groups.empty?
 
           ["Speedup over serial of the messages-only time: median ratio, [95% interval], runs per model"] +
-            groups.flat_map { |key, group| block(key, group) }
+            groups.flat_map { |key, group| block(key, group, width) }
         end
 
-        def block(key, group)
+        def block(key, group, width)
           workload, params, workers, messages, ruby = key
           title = "#{workload}#{" (#{params})" if params}  W=#{workers} M=#{messages}  #{ruby}"
           # The ideal is W times faster only while there are W cores to run on.
           ideal = group.filter_map { |r| r["cores_used"] }.min || workers.to_i
           scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max
-          width = group.map { |r| r["model"].length }.max
-          ["#{title}  (ideal #{format("%.2f×", ideal)})"] + group.map { |r| line(r, width, scale) }
+          names = group.map { |r| r["model"].length }.max
+          # name, bar, " 12.34×  [0.50, 0.70]      n=10"
+          bar_width = width ? (width - 4 - names - 36).clamp(8, WIDTH) : WIDTH
+          ["#{title}  (ideal #{format("%.2f×", ideal)})"] + group.map { |r| line(r, names, scale, bar_width) }
         end
 
-        def line(row, width, scale)
-          name = "  #{row["model"].ljust(width)}  "
+        def line(row, names, scale, bar_width = WIDTH)
+          name = "  #{row["model"].ljust(names)}  "
           return "#{name}#{row["unsupported"]}" if row["unsupported"]
           return "#{name}no successful run" if row["samples"].to_i.zero? || row["speedup"].nil?
 
-          "#{name}#{bar(row["speedup"] / scale).ljust(WIDTH)} #{Notes.speedup_cell(row).rjust(7)}  " \
+          "#{name}#{bar(row["speedup"] / scale, bar_width).ljust(bar_width)} #{Notes.speedup_cell(row).rjust(7)}  " \
             "#{interval(row).ljust(16)} n=#{row["samples"]}"
         end
 
@@ -54,9 +57,9 @@ module Ractorbench
           format("[%.2f, %.2f]", ci["low"], ci["high"])
         end
 
-        # A bar of fraction (0..1) of WIDTH, in eighths of a character.
-        def bar(fraction)
-          eighths = (fraction.clamp(0.0, 1.0) * WIDTH * 8).round
+        # A bar of fraction (0..1) of width, in eighths of a character.
+        def bar(fraction, width = WIDTH)
+          eighths = (fraction.clamp(0.0, 1.0) * width * 8).round
           "█" * (eighths / 8) + EIGHTHS[eighths % 8]
         end
       end

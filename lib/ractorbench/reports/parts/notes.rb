@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "rows"
+require_relative "../../plural"
 
 module Ractorbench
   module Reports
@@ -24,8 +25,8 @@ module Ractorbench
 
           usable = rated.first["usable_cores"]
           over = rated.select { |r| r["oversubscribed"] }.map { |r| r["workers"] }.uniq.sort
-          "Efficiency = speedup / min(W, usable cores); this machine has #{usable} usable cores (affinity mask and cgroup " \
-            "CPU quota honoured)" + (over.empty? ? "." : "; W=#{over.join(", ")} exceed(s) them, so those rows are rated against #{usable} cores.")
+          "Efficiency = speedup / min(W, usable cores); this machine has #{Plural.count(usable, "usable core")} (affinity mask and cgroup " \
+            "CPU quota honoured)" + (over.empty? ? "." : "; W=#{over.join(", ")} #{Plural.verb(over.size, "exceeds", "exceed")} them, so those rows are rated against #{Plural.count(usable, "core")}.")
         end
 
         def contention(rows)

@@ -2,6 +2,8 @@
 
 require "terminal-table"
 require_relative "../../analysis/ops_per_second"
+require_relative "columns"
+require_relative "markdown_text"
 
 module Ractorbench
   module Reports
@@ -22,6 +24,40 @@ module Ractorbench
             (4..7).each { |i| t.align_column(i, :right) }
             [t.to_s, *notes(rows)].join("\n")
           end
+        end
+
+        # For a terminal of width columns (run's and the tour's closing text).
+        def compact(analysis, width)
+          Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
+            rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
+            columns = Columns.new(["seed", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
+              right: rubies ? [4, 5] : [3, 4])
+            rows.each do |r|
+              figures = outcome(r) ? ["", outcome(r).split(":").first] : [r["samples"].to_s, short_ops(r["ops_per_second"])]
+              columns.group(r["seed"] || r["subject"], [[r["ran"] || r["subject"], r["model"], *(r["ruby"] if rubies), *figures]])
+            end
+            skipped = rows.filter_map { |r| "#{r["subject"]} on #{r["ruby"]}: #{outcome(r)}" if r["unsupported"] }
+            [table.title, columns.to_s(width), *notes(rows), *skipped].join("\n")
+          end
+        end
+
+        # "12.8M ± 72%": three significant digits.
+        def short_ops(ops)
+          return "within the loop's noise" if ops["samples"].to_i.zero?
+
+          spread = ops["relative_spread"] ? format(" ± %.0f%%", ops["relative_spread"] * 100) : ""
+          "#{significant(ops["mean"])}#{spread}"
+        end
+
+        def significant(value)
+          return "-" if value.nil?
+
+          value, unit = [[1e9, "G"], [1e6, "M"], [1e3, "k"]].find { |size, _| value >= size }&.then { |size, u| [value / size, u] } || [value, ""]
+          digits = if value >= 100 then 0
+          elsif value >= 10 then 1
+          else 2
+          end
+          format("%.#{digits}f%s", value, unit)
         end
 
         def markdown(analysis)
@@ -81,7 +117,7 @@ module Ractorbench
         end
 
         def md_line(cells)
-          "| " + cells.map { |c| c.to_s.gsub("|", "\\|") }.join(" | ") + " |"
+          "| " + cells.map { |c| MarkdownText.escape(c) }.join(" | ") + " |"
         end
       end
     end

@@ -28,6 +28,30 @@ module Ractorbench
           digits = [3 - Math.log10((median * scale).abs.clamp(1, 999)).floor, 0].max
           format("[%.#{digits}f, %.#{digits}f]", low * scale, high * scale)
         end
+
+        # Three significant digits, for a narrow column: "96.9ms", "1.41s".
+        def short_duration(seconds)
+          return "-" if seconds.nil?
+
+          value, unit, = scaled(seconds)
+          format("%.#{digits3(value)}f%s", value, unit)
+        end
+
+        # An interval in its median's unit, three significant digits: "[90.1, 99.2]".
+        def short_range(median, low, high)
+          _, _, scale = scaled(median)
+          digits = digits3(median * scale)
+          format("[%.#{digits}f, %.#{digits}f]", low * scale, high * scale)
+        end
+
+        def scaled(seconds)
+          if seconds >= 1 then [seconds, "s", 1]
+          elsif seconds >= 1e-3 then [seconds * 1e3, "ms", 1e3]
+          else [seconds * 1e6, "µs", 1e6]
+          end
+        end
+
+        def digits3(value) = [2 - Math.log10(value.abs.clamp(1, 999)).floor, 0].max
       end
     end
   end

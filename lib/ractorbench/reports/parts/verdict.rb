@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../plural"
+
 module Ractorbench
   module Reports
     module Parts
@@ -10,7 +12,7 @@ module Ractorbench
 
         def lines(analysis)
           total = analysis.runs.size
-          out = ["#{analysis.succeeded}/#{total} runs succeeded, #{analysis.failed} failed" +
+          out = ["#{analysis.succeeded}/#{total} #{Plural.word(total, "run")} succeeded, #{analysis.failed} failed" +
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
           out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
@@ -33,7 +35,7 @@ module Ractorbench
           # Runs without a digest (ops-per-second) check their own counts instead.
           return [] if check.consensus.empty? && succeeded.positive?
           return ["Digests: no successful runs to compare"] if check.consensus.empty?
-          return ["Digests agree: every model computed the same results (#{check.consensus.size} result set(s))"] if check.agree?
+          return ["Digests agree: every model computed the same results (#{Plural.count(check.consensus.size, "result set")})"] if check.agree?
 
           check.disagreements.flat_map do |d|
             workload, jobs, params = d.key

@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require_relative "text"
+require_relative "parts/rows"
+require_relative "parts/columns"
+require_relative "parts/units"
+require_relative "parts/verdict"
+require_relative "parts/ops_tables"
+require_relative "parts/headline"
+require_relative "parts/notes"
+require_relative "../analysis/warnings"
+require_relative "../console"
+
+require_relative "../reports"
+
+module Ractorbench
+  module Reports
+    # What `run` and the tour print when they finish, for a terminal of 80 to
+    # 100 columns: per configuration the median with its interval, the
+    # speedup with its interval and the CPU cost, then the speedups as bars,
+    # the verdict and the warnings (Console#present wraps them). `wide:`
+    # gives report's wide table instead; `report` shows the full statistics.
+    module Summary
+      HEADINGS = ["workload", "model", "W×M", "n", "median", "speedup", "CPU cost"].freeze
+      LEGEND = "median: messages-only time, [95% interval] from 6 runs, else ± std dev; speedup over serial, [95% " \
+        "interval]; CPU cost: user+system CPU over serial's for the same work (! = contention); W×M: workers × " \
+        "messages each; n: successful runs (of all, when some failed)"
+
+      module_function
+
+      # colour: (text, style) -> text, e.g. Console#colour.
+      def render(analysis, width: Console::DEFAULT_WIDTH, wide: false, colour: ->(text, _) { text })
+        rows = Parts::Rows.for(analysis)
+        ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, width)
+        return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
+
+        tables = if rows.empty? then []
+        elsif wide then [Text.summary(rows)]
+        else [LEGEND, compact(rows, width, colour)]
+        end
+        [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
+          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+      end
+
+      def compact(rows, width, colour)
+        rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
+        table = Parts::Columns.new(rubies ? HEADINGS.dup.insert(2, "ruby") : HEADINGS, right: rubies ? [3, 4, 6, 7] : [2, 3, 5, 6])
+        rows.chunk_while { |a, b| a["workload"] == b["workload"] && a["params"] == b["params"] }.each do |group|
+          name = group.first["workload"] + (group.first["params"] ? " (#{group.first["params"]})" : "")
+          table.group(name, group.map { |r| cells(r, rubies) })
+        end
+        [table.to_s(width, colour: colour), *not_run(rows)]
+      end
+
+      # Why a row has no figures, under the table: the reasons are sentences.
+      def not_run(rows)
+        rows.select { |r| r["unsupported"] }.group_by { |r| r["unsupported"] }.map do |reason, same|
+          "not run: #{same.map { |r| "#{r["workload"]}/#{r["model"]}" }.uniq.join(", ")}: #{reason}"
+        end
+      end
+
+      def cells(r, rubies)
+        keys = [r["model"], *(rubies ? [r["ruby"]] : []), "#{r["workers"]}×#{r["messages"]}"]
+        return keys + ["", "not run (below)", "", ""] if r["unsupported"]
+
+        n = r["failed"].to_i.positive? ? "#{r["samples"]}/#{r["samples"] + r["failed"]}" : r["samples"].to_s
+        keys + [n, median(r), speedup(r), cost(r)]
+      end
+
+      def median(r)
+        s = r["messages_time"]
+        return "-" if s["samples"].to_i.zero?
+
+        ci = r["messages_time_ci"]
+        shown = Parts::Units.short_duration(s["median"])
+        return "#{shown} #{Parts::Units.short_range(s["median"], ci["low"], ci["high"])}" if ci && ci["low"]
+        return shown unless s["stddev"] && s["median"].positive?
+
+        "#{shown} ±#{format("%.0f", s["stddev"] / s["median"] * 100)}%"
+      end
+
+      def speedup(r)
+        return "-" if r["speedup"].nil?
+        return "1×" if r["model"] == Analysis::BASELINE
+
+        ci = r["speedup_ci"]
+        text = Parts::Format.ratio(r["speedup"]) + ((ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : "")
+        style = if ci && ci["low"] && ci["low"] > 1 then :green
+        elsif ci && ci["high"] && ci["high"] < 1 then :red
+        end
+        Parts::Columns::Cell.new(text, style)
+      end
+
+      def cost(r)
+        return "-" unless r["cpu_cost"]
+
+        r["contention"] ? Parts::Columns::Cell.new(format("%.2f×!", r["cpu_cost"]), :red) : format("%.2f×", r["cpu_cost"])
+      end
+    end
+
+    register("summary", Summary)
+  end
+end
