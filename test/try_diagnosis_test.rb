@@ -68,10 +68,11 @@ class TryDiagnosisTest < Minitest::Test
       assert_match(/what:  global variable \$offset/, out)
       assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 20\)}, out)
       assert_match(/INCOMPLETE: 2 of 7 runs failed/, out)
-      assert_match(/^  ractors: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 20\)/,
+      assert_match(/^  ractors: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 2\d\)/,
         result.out.gsub(/\n {6}(?! )/, " "))
-      assert_match(/^Recommendation: .*\n(    .*\n)*  - 2 of 7 runs failed \(ractors 2; see above\) and are left out/, out,
-        "the runs that succeeded still give a recommendation, with the failures counted")
+      assert_match(/^Recommendation: /, out, "the runs that succeeded still give a recommendation (or say why not)")
+      assert_match(/^  - 2 of 7 runs failed \(ractors 2; see above\) and are left out/, result.out.gsub(/\n {4}(?! )/, " "),
+        "with the failures counted")
     end
   end
 

@@ -58,7 +58,7 @@ class TryExamplesTest < Minitest::Test
     assert_match(/^ractors: cannot run this work: not Ractor-safe$/, result.out)
     assert_match(/what:  constant UnsafeCache::CACHE \(a Hash, not frozen\)/, result.out)
     assert_match(%r{where: examples/unsafe_cache\.rb:16   CACHE\[n\] \|\|= slow_square\(n\)}, result.out)
-    assert_match(/fix:   work changes it .*Ractor\.current\[:cache\]/, unwrapped(result.out))
+    assert_match(/fix:   work changes it.*Ractor\.current\[:cache\]/, unwrapped(result.out))
     assert_match(/ractors was not run/, result.out)
     assert_equal %w[processes serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
     refute_match(/\.rb:\d+:in /, result.out + result.err, "no stack trace")

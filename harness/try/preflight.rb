@@ -150,10 +150,10 @@ module Ractorbench
 
         def timeout_record
           pass = @first_touch&.pass if FirstTouch::PARTS.include?(@stage)
-          frame = pass ? pass.where : UserCode.frame(caller, @file)
+          frame, finishes = pass ? pass.where : [UserCode.frame(caller, @file), false]
           stage = pass ? "work" : @stage
           {"status" => "timeout", "stage" => stage, "inside" => (@stage if stage != @stage), "location" => frame&.to_s,
-           "source" => frame && UserCode.source_line(frame.path, frame.line)}
+           "source" => frame && UserCode.source_line(frame.path, frame.line), "finishes_serially" => finishes || nil}
         end
 
         def signal_child(pid)

@@ -14,22 +14,21 @@ module Ractorbench
       # ractor can add to a failure (the user's frame and its source line,
       # the instance variables the line names).
       module RactorCheck
-        # While an item runs, the worker says where it is this often, so
-        # that a check stopped by its time limit can name the line.
-        HEARTBEAT = 0.25
-
         module_function
 
         # Inside the ractor: work each item and send back the result, or what
         # stopped it. A result that cannot be copied out is a problem too.
-        # The work runs on the ractor's own thread, as in the ractors model;
-        # a second thread says where it is while an item is slow
-        # ([:busy, index, backtrace]), so that a check stopped by its time
-        # limit can name the line.
+        # The work runs on the ractor's only thread, as in the ractors model
+        # (Ruby 3.4 hangs a ractor with a second thread when its first loads
+        # code on first use).
         def serve(out, mod)
           while (job = Ractor.receive)
             index, item = job
-            reply = watched(out, index) { mod.work(item) }
+            reply = begin
+              [:ok, index, mod.work(item)]
+            rescue Exception => e # rubocop:disable Lint/RescueException -- report every way the work fails
+              [:raised, index, exception_facts(e)]
+            end
             begin
               out.send(reply)
             rescue Exception => e # rubocop:disable Lint/RescueException -- the reply itself may be what fails
@@ -37,23 +36,6 @@ module Ractorbench
             end
           end
           :done
-        end
-
-        def watched(out, index)
-          worker = Thread.current
-          beat = Thread.new do
-            loop do
-              sleep HEARTBEAT
-              out.send([:busy, index, worker.backtrace])
-            end
-          end
-          begin
-            [:ok, index, yield]
-          rescue Exception => e # rubocop:disable Lint/RescueException -- report every way the work fails
-            [:raised, index, exception_facts(e)]
-          ensure
-            beat.kill.join
-          end
         end
 
         # error: an exception, or the facts of one raised in the worker.

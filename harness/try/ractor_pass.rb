@@ -42,9 +42,24 @@ module Ractorbench
           @spent = 0.0
         end
 
-        # Where the item in progress was at the last heartbeat (for a check
-        # stopped by the time limit).
-        def where = UserCode.frame(@busy, @file)
+        # For a check stopped by the time limit: another ractor's backtrace
+        # cannot be read, so the item in progress runs here, one at a time,
+        # for a moment. [frame where it was, or nil; whether it finished].
+        def where(seconds = 0.5)
+          return [nil, false] unless @item
+
+          runner = Thread.new do
+            Thread.current.report_on_exception = false
+            @target.work(@item)
+          end
+          return [nil, true] if runner.join(seconds)
+
+          frame = UserCode.frame(runner.backtrace, @file)
+          runner.kill
+          [frame, false]
+        rescue Exception # rubocop:disable Lint/RescueException -- it raised: it finished
+          [nil, true]
+        end
 
         # {"problems" => [facts...], "remedies" => [...], "checked" => n, "stopped_at" => key}
         def call
@@ -96,23 +111,25 @@ module Ractorbench
         end
 
         def attempt(item, index)
+          @item = item
           started = now
           begin
             @worker.send([index, item])
           rescue Exception => e # rubocop:disable Lint/RescueException -- an item that cannot be copied in
             return [:item_refused, e]
           end
-          loop do
-            tag, _, payload = RactorCompat.receive(@channel)
-            if tag == :busy
-              @busy = payload
-              next
-            end
-            @busy = nil
-            return [tag, payload]
-          end
+          tag, _, payload = receive
+          [tag, payload]
         ensure
           @spent += now - started
+        end
+
+        # Received on a helper thread: a main thread blocked in
+        # Ractor.receive never serves the `require` that Ruby 3.4 hands from
+        # a ractor to the main one (work that loads code on first use would
+        # hang the check), while one waiting on a thread does.
+        def receive
+          Thread.new { RactorCompat.receive(@channel) }.value
         end
 
         def stop_worker

@@ -30,9 +30,9 @@ module Ractorbench
         def where
           Array(@threads).each do |thread|
             frame = thread.alive? && UserCode.frame(thread.backtrace, @file)
-            return frame if frame
+            return [frame, false] if frame
           end
-          nil
+          [nil, false]
         end
 
         # {"problems" => [facts...], "checked" => n, "threads" => count}

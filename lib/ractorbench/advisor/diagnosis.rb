@@ -74,7 +74,7 @@ module Ractorbench
 
         blocker = fix["blocked_by"] && problems.index { |p| p["key"] == fix["blocked_by"] }
         text = RactorFix.new(fix, preflight["file"] || preflight["work_location"].to_s.sub(/:\d+\z/, ""),
-          blocker: blocker && findings[blocker].what).text
+          blocker: blocker && short(findings[blocker])).text
         [text, fix["lines"]]
       end
 
@@ -85,9 +85,18 @@ module Ractorbench
         index = key && problems.index { |p| p["key"] == key || "changes #{p["key"]}" == key }
         return [] unless index
 
-        ["the check could not get past #{findings[index].what.sub(/ \(.*/, "")}: once that is fixed, " \
-         "`ractorbench try --check` again shows whether more follow"]
+        blocker = problems[index]
+        if blocker["library"] || blocker.dig("constant", "library")
+          ["the check stopped at #{short(findings[index])}, which is the library's, not your code's: " \
+           "problems past it, if any, are not listed"]
+        else
+          ["the check could not get past #{short(findings[index])}: once that is fixed, " \
+           "`ractorbench try --check` again shows whether more follow"]
+        end
       end
+
+      # A finding's object without its particulars: "constant Object::BODIES".
+      def self.short(finding) = finding.what.sub(/ \(.*/m, "")
 
       # nil when threads side by side computed what one item at a time did.
       def self.threads(preflight)
@@ -156,7 +165,7 @@ module Ractorbench
       # Code to copy is never cut: a comment that does not fit is left out.
       def code_line(code)
         line = "           #{code}"
-        (line.size > WIDTH) ? line.sub(/\s+#[^"']*\z/, "") : line
+        (line.size > WIDTH) ? line.sub(/ # .*\z/, "") : line
       end
 
       # A line of source is cut, not wrapped: its start says enough.

@@ -10,10 +10,12 @@ require_relative "../errors"
 
 module Ractorbench
   module Advisor
-    # Runs harness/try/preflight.rb in a child of the Ruby under test: the
-    # contract, a few items timed serially, Marshal and a real ractor tried,
-    # in a second or two. Bad input becomes a UsageError naming the line of
-    # the user's file; what the models will meet comes back as facts.
+    # Runs harness/try/preflight.rb in a child of the Ruby under test: work
+    # first inside a real ractor and in threads side by side (every problem
+    # followed, the fix checked on a copy of the file), then the contract, a
+    # few items timed serially and Marshal, in a few seconds. Bad input
+    # becomes a UsageError naming the line of the user's file; what the
+    # models will meet comes back as facts.
     class Preflight
       SCRIPT = File.join(HARNESS_DIR, "try", "preflight.rb")
       SAMPLE = 8
@@ -24,8 +26,11 @@ module Ractorbench
       STAGES = {
         "load" => "loading the file", "items" => "items(n)", "work" => "work(item)",
         "repeat" => "work(item) called a second time", "marshal" => "checking results with Marshal",
-        "ractor" => "work(item) inside a ractor"
+        "ractor" => "work(item) inside a ractor", "threads" => "work(item) in threads side by side",
+        "fix" => "checking the suggested fix (a copy of the file with it, work inside a ractor)"
       }.freeze
+      # Where the check first runs work, for a time limit met there.
+      INSIDE = {"ractor" => "inside a ractor", "threads" => "in threads side by side", "fix" => "inside a ractor"}.freeze
 
       def initialize(target:, file:, module_name:, timeout:, sample: SAMPLE)
         @target = target
@@ -95,7 +100,13 @@ module Ractorbench
         where = record["location"] ? "#{Paths.short(record["location"])}: " : "#{@file}: "
         # A block's closing line says nothing; the line number still does.
         at = (record["source"] && !record["source"].match?(/\A(end|[}\])])\z/)) ? "; it was running `#{record["source"]}` when stopped" : ""
-        hint = (stage == "ractor") ? " (it finished serially: the work blocks or loops only inside a ractor)" : ""
+        hint = if record["finishes_serially"]
+          " (#{INSIDE[record["inside"]]}; one item at a time it finishes: it blocks or loops only there)"
+        elsif INSIDE[record["inside"]]
+          " (#{INSIDE[record["inside"]]}, where the check runs it first)"
+        else
+          ""
+        end
         "#{where}#{what} did not finish within #{format("%g", @timeout)}s (--timeout)#{at}#{hint}"
       end
 

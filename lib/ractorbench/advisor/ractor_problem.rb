@@ -110,7 +110,8 @@ module Ractorbench
       end
 
       def changed_fix(info, short, changed)
-        at = changed["where"] ? " (#{Paths.short(changed["where"])}#{"   #{changed["source"]}" if changed["source"]})" : ""
+        # Said only when work changes it at a line other than the one shown.
+        at = (changed["where"] && changed["where"] != @facts["where"]) ? " (at #{Paths.short(changed["where"])})" : ""
         if info["library"]
           "the #{info["library"]} library changes it while work runs#{at}: this library is not Ractor-safe: use processes"
         else

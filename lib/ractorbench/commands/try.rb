@@ -54,9 +54,10 @@ module Ractorbench
         compares every model's results with serial's, item by item. Items go to processes with
         Marshal and to ractors as copies, so keep them plain data.
 
-        try first checks FILE in a second or two (the contract, a few items, Marshal, a real ractor);
-        when a model cannot run the work it says which object, where, why and what to change, and
-        sweeps the other models.
+        try first checks FILE in a few seconds: work inside a real ractor and in threads side by side,
+        each before anything else has called it (as in a sweep), then the contract, a few items timed
+        and Marshal. When a model cannot run the work it lists every problem (which object, where,
+        why) and what to change; a fix it prints was checked on a copy of FILE. It sweeps the others.
       TEXT
 
       Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
