@@ -16,7 +16,7 @@ module Ractorbench
         # Okabe and Ito's colour-blind-safe palette; serial is grey.
         PALETTE = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #8C6D1F #000000].freeze
         SERIAL = "#8a8a8a"
-        VERDICT_COLOURS = {slower: "#D55E00", faster: "#009E73", same: "#9a9a9a", unknown: "#c8c8c8"}.freeze
+        VERDICT_COLOURS = {slower: "#D55E00", faster: "#009E73", same: "#9a9a9a", too_few: "#c8c8c8", unknown: "#c8c8c8"}.freeze
 
         def initialize(analysis, pairs)
           @analysis = analysis
@@ -156,7 +156,8 @@ module Ractorbench
           workload, model, workers, messages, params = row.key
           label = "#{title(workload, params)} W=#{workers} M=#{messages} #{model}"
           ci = row.ratio_ci
-          verdict = {slower: "slower", faster: "faster", same: "~ no detectable change", unknown: "?"}.fetch(row.verdict)
+          verdict = {slower: "slower", faster: "faster", same: "~ no detectable change", too_few: "? too few runs to tell",
+            unknown: "?"}.fetch(row.verdict)
           text = (ci.known? ? format("%.2f× [%.2f, %.2f]", row.ratio, ci.low, ci.high) : format("%.2f×", row.ratio)) +
             " #{verdict}, n=#{row.test.n1}+#{row.test.n2}"
           Svg::IntervalBars::Bar.new(label: label, value: row.ratio, low: ci.low, high: ci.high,
