@@ -139,6 +139,11 @@ class CompareTest < Minitest::Test
     assert_equal 0, result.code
     assert_match(/too few runs for any change to count, however large .*: run each side with --reps 5 or more/, result.out)
     assert_match(/--fail-above 5: some configurations have too few runs/, result.err)
+    # Halved time, but 3 runs a side: "too few runs to tell", never "no detectable change".
+    halved = S.write(File.join(@dir, "halved.jsonl"), {SERIAL => [0.05, 0.055, 0.05], THREADS => [0.05, 0.05, 0.06]})
+    verdicts = json(few, halved)["against"].first["rows"].map { |r| r["verdict"] }
+    assert_equal %w[too_few too_few], verdicts
+    assert_match(/\| serial .*\| \? \(-50\.0%\) \|/, ractorbench("compare", few, halved).out)
   end
 
   # Two real collections of the nap fixture: the code before a change and
@@ -157,7 +162,7 @@ class CompareTest < Minitest::Test
     assert_equal [%w[nap serial], %w[nap threads]], rows.map { |r| r["key"].first(2) }
     rows.each do |r|
       assert_equal [4, 4], [r["a"]["samples"], r["b"]["samples"]]
-      assert_includes %w[slower faster same], r["verdict"]
+      assert_includes %w[slower faster same too_few], r["verdict"]
     end
     assert_empty data["warnings"].grep(/different results/), "both versions compute the same digests"
   end

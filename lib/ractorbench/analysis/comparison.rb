@@ -118,13 +118,18 @@ module Ractorbench
           ratio: ratio_ci.estimate, ratio_ci: ratio_ci, test: Stats::MannWhitney.test(xs, ys))
       end
 
+      # :faster, :slower, :same (enough runs, no detectable change),
+      # :too_few (so few runs that no change could have been detected: not
+      # the same thing as "no change"), :unknown (no test possible).
       def adjust!
         all = rows
         adjusted = Stats::Holm.adjust(all.map { |r| r.test.p })
+        m = all.count(&:detectable?)
         all.zip(adjusted).each do |r, p|
           r.p_holm = p
           r.verdict = if p.nil? || r.ratio.nil? then :unknown
           elsif p < alpha then (r.ratio > 1) ? :slower : :faster
+          elsif Stats::MannWhitney.min_p(r.test.n1, r.test.n2) * m >= alpha then :too_few
           else :same
           end
         end

@@ -46,7 +46,7 @@ module Ractorbench
         if @output
           Store::AtomicFile.write(@output, text)
         else
-          @out.write((@format == "text") ? parser.terminal(@out).paint(text) : text)
+          @out.write((@format == "text") ? parser.terminal(@out).present(text) : text)
         end
         gate(comparison)
       end
@@ -87,16 +87,18 @@ module Ractorbench
         return 0 unless @fail_above
 
         if comparison.runs_needed
-          @err.puts("ractorbench: warning: --fail-above #{format_pct(@fail_above)}: some configurations have too few " \
+          note("ractorbench: warning: --fail-above #{format_pct(@fail_above)}: some configurations have too few " \
             "runs for any slowdown to count; run with --reps #{comparison.runs_needed} or more")
         end
         regressions = comparison.regressions(@fail_above / 100.0)
         regressions.each do |r|
-          @err.puts("ractorbench: REGRESSION #{comparison.label(r.key)}: #{Reports::Compare::Cells.percent(r.change)} " \
+          note("ractorbench: REGRESSION #{comparison.label(r.key)}: #{Reports::Compare::Cells.percent(r.change)} " \
             "(limit +#{format_pct(@fail_above)}%, Holm p #{Reports::Compare::Cells.p(r.p_holm)})")
         end
         regressions.empty? ? 0 : 1
       end
+
+      def note(line) = @err.puts(parser.terminal(@err).present(line))
 
       def by(field)
         return field if field == "ruby"

@@ -170,7 +170,7 @@ module Ractorbench
       def header(plan, targets, catalog)
         {
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
-          "command" => (%w[ractorbench run] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
+          "command" => (["ractorbench", command_name] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h

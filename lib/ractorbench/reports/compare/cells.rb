@@ -52,6 +52,7 @@ module Ractorbench
           case r.verdict
           when :slower, :faster then percent(r.change)
           when :same then "~ (#{percent(r.change)})"
+          when :too_few then "? (#{percent(r.change)})"
           else "?"
           end
         end
@@ -77,7 +78,7 @@ module Ractorbench
         def legend(comparison)
           "#{comparison.metric_name}: median ± half-width of its 95% interval; change B/A - 1 with a 95% bootstrap " \
             "interval; Mann-Whitney U p, Holm-adjusted over #{Plural.count(comparison.comparisons, "comparison")}; " \
-            "~ = no detectable change at alpha #{comparison.alpha}"
+            "~ = no detectable change at alpha #{comparison.alpha}; ? = too few runs to tell"
         end
       end
     end
