@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../rubies/interpreter_settings"
+require_relative "vm_serialisation"
 
 module Ractorbench
   class Analysis
@@ -33,6 +34,8 @@ module Ractorbench
           "baseline_cpu_seconds" => (group.baseline.cpu_seconds.median if cost),
           "baseline_samples" => (group.baseline.cpu_seconds.n if cost),
           "contention" => cost ? contention?(group, cost) : nil,
+          # This row runs ractors on a Ruby whose VM serialises them.
+          "vm_serialises" => group.model.start_with?("ractor") && Analysis::VmSerialisation.names(header).include?(group.ruby),
           "settings" => settings(group, header)
         }
       end

@@ -6,6 +6,7 @@ require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
+require_relative "parts/vm_notes"
 require_relative "../analysis/warnings"
 
 require_relative "../reports"
@@ -27,7 +28,7 @@ module Ractorbench
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
         [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+          Parts::Notes.lines(rows), Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
       end
 
       def summary(rows)
