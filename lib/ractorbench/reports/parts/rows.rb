@@ -4,6 +4,7 @@ require_relative "../../analysis/uncertainty"
 require_relative "../../analysis/efficiency"
 require_relative "../../analysis/ops_per_second"
 require_relative "../../analysis/work_spread"
+require_relative "../../analysis/gap"
 require_relative "../../analysis"
 
 module Ractorbench
@@ -15,7 +16,7 @@ module Ractorbench
         module_function
 
         def for(analysis)
-          groups(analysis).map { |g| row(g).merge(Analysis::Efficiency.row(g, analysis.header)) }
+          groups(analysis).map { |g| row(g).merge(Analysis::Efficiency.row(g, analysis.header), Analysis::Gap.row(g, analysis.header)) }
         end
 
         # The groups these rows are made of, in their order. Ops-per-second
@@ -40,7 +41,8 @@ module Ractorbench
             "cpu_utilisation" => group.cpu_utilisation.median,
             "cpu_seconds" => group.cpu_seconds.median,
             "peak_memory_kb" => group.peak_memory_kb.median,
-            "gc_count" => group.gc_count.median
+            "gc_count" => group.gc_count.median,
+            **Analysis::Group::COSTS.to_h { |k| [k, group.cost(k)] }
           }.merge(Analysis::Uncertainty.row(group), Analysis::WorkSpread.row(group))
         end
       end
