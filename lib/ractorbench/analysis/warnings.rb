@@ -4,6 +4,7 @@ require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
+require_relative "../measure/interference"
 
 module Ractorbench
   class Analysis
@@ -28,7 +29,7 @@ module Ractorbench
         [
           idle_workers(measured), too_short(measured),
           few_samples(measured), spread(measured), slow_first_runs(measured), outliers(measured),
-          start_load(machine), load_during(analysis.runs, machine, rows), limited_cores(machine),
+          *interference(analysis.runs, machine, rows), limited_cores(machine),
           oversubscribed(measured, machine), governor(machine)
         ].compact
       end
@@ -132,6 +133,29 @@ module Ractorbench
         first = row["first_run"]
         first && !first["excluded"] && Array(row["outliers"]).include?(first["id"]) &&
           first["messages_time"].to_f > row["messages_time"]["median"].to_f
+      end
+
+      # Runs that measured the rest of the machine (others_cpu) are judged by
+      # that; older files only have the load average, which lags by minutes.
+      def interference(runs, machine, rows)
+        measured = runs.select { |r| r.key?("others_cpu") }
+        return [start_load(machine), load_during(runs, machine, rows)] if measured.empty?
+
+        [disturbed(measured)]
+      end
+
+      def disturbed(runs)
+        hit = runs.select { |r| r["disturbed"] }
+        return nil if hit.empty?
+
+        cores = ->(r) { (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }
+        worst = hit.max_by { |r| cores.call(r).to_f }
+        steal = hit.sum { |r| r["steal"].to_f }
+        Warning.new("disturbed",
+          "#{hit.size} of #{runs.size} runs were disturbed: other programs#{" (and other virtual machines: #{format("%.2f", steal)} s of steal)" if steal >= 0.05} " \
+          "kept more than #{Measure::Interference::DISTURBED_CORES} of a core busy while they ran (most: " \
+          "#{format("%.2f", cores.call(worst).to_f)} cores during #{worst["id"]}); their figures are in the file but measure " \
+          "the machine's other work too: close other programs, or run again with --wait-quiet")
       end
 
       def start_load(machine)

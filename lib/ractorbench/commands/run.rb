@@ -8,6 +8,7 @@ require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
 require_relative "../measure/collector"
+require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
 
@@ -55,6 +56,9 @@ module Ractorbench
           Rubies::Variants.add_options(o, @variants)
           o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
           o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
+          o.on("--wait-quiet[=SECONDS]", "before each run, wait until other programs leave the CPUs alone (at most SECONDS, default #{Measure::Interference::DEFAULT_WAIT.to_i})") do |s|
+            @wait_quiet = s.nil? ? Measure::Interference::DEFAULT_WAIT : Plan::NumberList.positive_float("--wait-quiet", s)
+          end
           o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
           o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
           o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
@@ -116,7 +120,7 @@ module Ractorbench
 
       def collect(session)
         collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err))
+          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), wait_quiet: @wait_quiet)
         collector.collect(session.runs, first_seq: session.first_seq)
         session.writer.close
         analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")

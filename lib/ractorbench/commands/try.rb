@@ -9,6 +9,7 @@ require_relative "../rubies/target"
 require_relative "../measure/machine"
 require_relative "../plan/matrix"
 require_relative "../measure/collector"
+require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
@@ -95,6 +96,9 @@ module Ractorbench
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
+          o.on("--wait-quiet[=SECONDS]", "before each run, wait until other programs leave the CPUs alone (at most SECONDS, default #{Measure::Interference::DEFAULT_WAIT.to_i})") do |s|
+            @wait_quiet = s.nil? ? Measure::Interference::DEFAULT_WAIT : Plan::NumberList.positive_float("--wait-quiet", s)
+          end
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--check", "only check FILE (contract, Marshal, a ractor): no measurements") { @check = true }
@@ -169,7 +173,7 @@ module Ractorbench
         # progress bar still shows them as they happen.
         io = @err.tty? ? @err : StringIO.new
         Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
-          progress: Measure::Progress.for(plan.runs.size, io: io)).collect(plan.runs, first_seq: 1)
+          progress: Measure::Progress.for(plan.runs.size, io: io), wait_quiet: @wait_quiet).collect(plan.runs, first_seq: 1)
       ensure
         writer.close
       end

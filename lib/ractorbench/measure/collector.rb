@@ -13,8 +13,11 @@ module Ractorbench
     # results file as soon as it is known. A failed run is recorded and the
     # collection goes on.
     class Measure::Collector
-      def initialize(catalog:, targets:, timeout:, writer:, progress:)
+      # wait_quiet: seconds to wait at most, before each run, for the machine to
+      # go quiet (--wait-quiet), or nil.
+      def initialize(catalog:, targets:, timeout:, writer:, progress:, wait_quiet: nil)
         @runner = Measure::Runner.new(catalog: catalog, timeout: timeout)
+        @wait_quiet = wait_quiet
         @targets = targets.to_h { |t| [t.name, t] }
         @writer = writer
         @progress = progress
@@ -40,9 +43,18 @@ module Ractorbench
         # The 1-minute load average as the run began: shows when something
         # else kept the machine busy during the collection (Analysis::Warnings).
         load = Measure::Machine.load_average&.first
+        waited = quiet_moment
         outcome = @runner.call(spec, @targets.fetch(spec.ruby))
         {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => started_at, "load_average_1m" => load}
-          .merge(spec.to_h).merge(outcome)
+          .merge(waited).merge(spec.to_h).merge(outcome)
+      end
+
+      def quiet_moment
+        return {} unless @wait_quiet
+
+        seconds, quiet = Measure::Interference.wait_quiet(@wait_quiet)
+        @progress.say("the machine stayed busy for #{@wait_quiet.round}s (--wait-quiet): running anyway") unless quiet
+        {"waited_quiet" => seconds.round(3), "quiet" => quiet}
       end
 
       def report(record)

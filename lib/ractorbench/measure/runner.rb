@@ -3,6 +3,7 @@
 require_relative "child_environment"
 require_relative "output_tail"
 require_relative "limits"
+require_relative "interference"
 require_relative "../rubies/interpreter_settings"
 
 require_relative "../paths"
@@ -33,6 +34,7 @@ module Ractorbench
         out_r, out_w = IO.pipe
         err_r, err_w = IO.pipe
         cpu_before = Process.times
+        machine_before = Measure::Interference.snapshot
         started = now
         pid = Process.spawn(Measure::ChildEnvironment.for(target), *target.argv, CHILD, spec_arg,
           3 => result_w, :out => out_w, :err => err_w, :in => File::NULL,
@@ -40,11 +42,14 @@ module Ractorbench
         [result_w, out_w, err_w].each(&:close)
         outcome = wait(pid, result_r, Measure::OutputTail.new(out_r), Measure::OutputTail.new(err_r), started)
         cpu_after = Process.times
+        machine_after = Measure::Interference.snapshot
+        user = cpu_after.cutime - cpu_before.cutime
+        system = cpu_after.cstime - cpu_before.cstime
         outcome.merge(
-          "user" => (cpu_after.cutime - cpu_before.cutime).round(6),
-          "system" => (cpu_after.cstime - cpu_before.cstime).round(6),
+          "user" => user.round(6),
+          "system" => system.round(6),
           "settings" => settings.to_h
-        )
+        ).merge(Measure::Interference.between(machine_before, machine_after, user + system))
       end
 
       private
