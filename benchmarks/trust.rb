@@ -6,7 +6,8 @@
 # the machine's load before and after, since figures from a busy machine
 # are not figures. Usage:
 #   ruby benchmarks/trust.rb prime|tarai|probe|all
-# Sizes: REPS (6), PROBES (5).
+# Sizes: REPS (6), PROBES (5); WAIT_QUIET (30): seconds each run may wait for
+# other programs to go quiet (--wait-quiet).
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "json"
 require "open3"
@@ -22,6 +23,8 @@ module TrustBenchmarks
   EXE = File.expand_path("../exe/ractorbench", __dir__)
   PROBE = File.expand_path("../harness/scaling_probe.rb", __dir__)
   REPS = ENV.fetch("REPS", "6")
+  # Each run first waits up to this long for other programs to go quiet.
+  WAIT_QUIET = ENV.fetch("WAIT_QUIET", "30")
   OTHER_RUBIES = {"ruby40" => "/opt/rubies/ruby-4.0.0/bin/ruby", "ruby34" => "/opt/rubies/ruby-3.4.0/bin/ruby"}.freeze
   # The issue's static splits outside the tool (two forked processes, two
   # ractors; prime 2x5000 at W=2 on 3.1 and 4.0): what the split models
@@ -40,14 +43,15 @@ module TrustBenchmarks
   # Runs the CLI; returns the rows of its results, keyed by [model, ruby, workers, messages].
   def collect(name, *args)
     out = File.join(Dir.tmpdir, "ractorbench-trust-#{name}-#{Process.pid}.jsonl")
-    command = [EXE, "run", "--reps", REPS, *args, "-o", out]
+    command = [EXE, "run", "--reps", REPS, "--wait-quiet=#{WAIT_QUIET}", *args, "-o", out]
     puts "$ ractorbench #{command.drop(1).join(" ")}"
     puts "  #{load_line} before"
     system(RbConfig.ruby, *command, out: File::NULL, err: File::NULL)
     puts "  #{load_line} after (1-minute average: say so next to any figure if it was not near 0)"
     analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(out))
     analysis.runs.reject { |r| %w[ok unsupported].include?(r["status"]) }.each { |r| puts "  FAILED #{r["id"]}: #{r["reason"]}" }
-    puts "  digests agree: #{analysis.digest_check.agree?}; results in #{out}"
+    disturbed = analysis.runs.count { |r| r["disturbed"] }
+    puts "  digests agree: #{analysis.digest_check.agree?}; #{disturbed} of #{analysis.runs.size} runs disturbed by other programs; results in #{out}"
     Ractorbench::Reports::Parts::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["workers"], r["messages"]], r] }
   end
 

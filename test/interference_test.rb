@@ -41,6 +41,9 @@ class InterferenceTest < Minitest::Test
       assert_operator run["others_cpu"] + run["steal"], :>=, 0.25 * run["whole_time"]
     end
     refute_match(/load average/, ractorbench("report", out).out, "the measured interference replaces the load-average guesses")
+    JSON.parse(ractorbench("report", out, "--format", "json").out)["configurations"].each do |row|
+      assert_equal row["samples"], row["disturbed_runs"], row["model"]
+    end
   end
 
   def test_wait_quiet_is_bounded_and_says_when_the_machine_stayed_busy

@@ -20,7 +20,7 @@ module Ractorbench
       INTERVALS = %w[messages_time_ci whole_time_ci speedup_ci].freeze
       # Columns added later go last, so older readers' column positions hold.
       LATER = %w[idle_worker_runs minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms
-        work_share extra_cpu_share idle_share fixed_cost_seconds].freeze
+        work_share extra_cpu_share idle_share fixed_cost_seconds disturbed_runs].freeze
 
       def render(analysis)
         headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +

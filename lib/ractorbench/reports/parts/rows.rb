@@ -42,7 +42,9 @@ module Ractorbench
             "cpu_seconds" => group.cpu_seconds.median,
             "peak_memory_kb" => group.peak_memory_kb.median,
             "gc_count" => group.gc_count.median,
-            **Analysis::Group::COSTS.to_h { |k| [k, group.cost(k)] }
+            **Analysis::Group::COSTS.to_h { |k| [k, group.cost(k)] },
+            # Runs during which other programs kept the CPUs busy (nil: not measured).
+            "disturbed_runs" => (group.ok_runs.count { |r| r["disturbed"] } if group.ok_runs.any? { |r| r.key?("disturbed") })
           }.merge(Analysis::Uncertainty.row(group), Analysis::WorkSpread.row(group))
         end
       end
