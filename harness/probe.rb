@@ -14,6 +14,8 @@ features = {
   "ractor_value" => ractor && Ractor.method_defined?(:value),
   "fork" => Process.respond_to?(:fork),
   "yjit" => yjit,
+  # RJIT compiled in (Ruby 3.3/3.4): like YJIT, it brought the per-instruction counter.
+  "rjit" => Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:RJIT),
   "yjit_enabled" => yjit && RubyVM::YJIT.enabled?,
   "zjit" => zjit,
   "zjit_enabled" => zjit && RubyVM::ZJIT.enabled?,

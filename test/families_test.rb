@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
+require "ractorbench/plan/catalog"
 
 # A model declares its family (serial, thread, process, ractor, fiber); the
 # results header records them, and the reports reason by family, never by

@@ -81,6 +81,12 @@ module Ractorbench
 
       def gc_count = Stats::Summary.new(ok_runs.map { |r| r["gc_count"] })
 
+      # What the runs cost beyond time (page faults, context switches,
+      # allocations, GC time: harness/ractorbench/harness/run_cost.rb), median.
+      COSTS = %w[messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
+
+      def cost(key) = Stats::Summary.new(ok_runs.map { |r| r[key] }).median
+
       def speedup
         ratio(baseline&.messages_time&.median, messages_time.median)
       end

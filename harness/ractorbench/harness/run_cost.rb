@@ -29,7 +29,14 @@ module Ractorbench
       # Child side, just before the measured span.
       def start
         @reported = []
-        {faults: faults, tasks: task_switches, allocated: allocated, gc_count: GC.count, gc_time: gc_time_ms}
+        {faults: faults, tasks: task_switches, allocated: allocated, gc_count: GC.count, gc_time: gc_time_ms, cpu: cpu_seconds}
+      end
+
+      # CPU seconds of this process's threads and of its reaped children
+      # (forked workers count once the model has waited for them).
+      def cpu_seconds
+        times = Process.times
+        Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) + times.cutime + times.cstime
       end
 
       # Models call this with what their workers reported.
@@ -39,12 +46,15 @@ module Ractorbench
 
       # Child side, just after the measured span: the run's cost figures.
       def finish(before)
+        cpu = cpu_seconds
         faults_after = faults
         gc_time = gc_time_ms
         workers = @reported || []
         faults = faults_after.zip(before[:faults]).map { |a, b| a - b } if faults_after && before[:faults]
         voluntary, involuntary = switches(before[:tasks], task_switches, workers)
         {
+          # The timed work's own CPU, without Ruby's start-up and the rest.
+          "messages_cpu" => (cpu - before[:cpu]).round(6),
           "minor_faults" => faults && faults[0] + faults[1],
           "major_faults" => faults && faults[2] + faults[3],
           "voluntary_switches" => voluntary,

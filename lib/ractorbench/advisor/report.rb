@@ -58,6 +58,20 @@ module Ractorbench
 
       def complete? = @analysis.failed.zero? && @analysis.digest_check.agree?
 
+      # No recommendation when most runs were disturbed by other programs
+      # (Measure::Interference): their figures measure the machine's other
+      # work as much as this code.
+      def inconclusive
+        measured = @analysis.runs.select { |r| r.key?("others_cpu") }
+        hit = measured.select { |r| r["disturbed"] }
+        return nil unless hit.size * 2 > measured.size
+
+        most = hit.filter_map { |r| (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }.max
+        ["Recommendation: inconclusive: the machine was busy: #{hit.size} of #{measured.size} runs were disturbed " \
+          "(other programs kept up to #{format("%.1f", most.to_f)} cores busy while they ran); close other programs, " \
+          "or run again with --wait-quiet", *@excluded.map { |model, why| "  - #{model} was not run: #{why}" }].join("\n")
+      end
+
       private
 
       def header

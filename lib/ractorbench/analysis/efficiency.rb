@@ -1,6 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "../plan/catalog"
+
 require_relative "../rubies/interpreter_settings"
+require_relative "vm_serialisation"
 
 module Ractorbench
   class Analysis
@@ -21,6 +24,11 @@ module Ractorbench
 
       module_function
 
+      def ractor?(group, header)
+        family = (header["families"] || {})[group.model] || Plan::Catalog.default.families[group.model]
+        family == "ractor"
+      end
+
       def row(group, header)
         usable = header.dig("machine", "usable_cores").to_i
         cores = usable.positive? ? [group.workers.to_i, usable].min : nil
@@ -33,6 +41,8 @@ module Ractorbench
           "baseline_cpu_seconds" => (group.baseline.cpu_seconds.median if cost),
           "baseline_samples" => (group.baseline.cpu_seconds.n if cost),
           "contention" => cost ? contention?(group, cost) : nil,
+          # This row runs ractors on a Ruby whose VM serialises them.
+          "vm_serialises" => ractor?(group, header) && Analysis::VmSerialisation.names(header).include?(group.ruby),
           "settings" => settings(group, header)
         }
       end

@@ -4,6 +4,7 @@ require_relative "../analysis"
 require_relative "uncertainty"
 require_relative "efficiency"
 require_relative "work_spread"
+require_relative "gap"
 
 module Ractorbench
   class Analysis
@@ -15,13 +16,18 @@ module Ractorbench
     Row = Struct.new(
       :workload, :model, :workers, :messages, :params, :ruby, :samples, :failed, :unsupported,
       :messages_time, :whole_time, :speedup, :whole_speedup, :cpu_utilisation, :cpu_seconds, :peak_memory_kb, :gc_count,
+      # Group::COSTS: what the runs cost (the child's own /proc figures), medians
+      :messages_cpu, :minor_faults, :major_faults, :voluntary_switches, :involuntary_switches, :allocated_objects, :gc_time_ms,
+      :disturbed_runs,
       # Uncertainty.row
       :messages_time_ci, :whole_time_ci, :speedup_ci, :outliers, :first_run,
       # WorkSpread.row
       :idle_worker_runs, :idle_worker_jobs,
       # Efficiency.row
       :usable_cores, :cores_used, :oversubscribed, :parallel_efficiency, :cpu_cost, :baseline_cpu_seconds,
-      :baseline_samples, :contention, :settings,
+      :baseline_samples, :contention, :vm_serialises, :settings,
+      # Gap.row: the gap to the ideal in parts
+      :work_share, :extra_cpu_share, :idle_share, :fixed_cost_seconds,
       keyword_init: true
     ) do
       def self.for(group, header)
@@ -35,8 +41,11 @@ module Ractorbench
           "cpu_utilisation" => group.cpu_utilisation.median,
           "cpu_seconds" => group.cpu_seconds.median,
           "peak_memory_kb" => group.peak_memory_kb.median,
-          "gc_count" => group.gc_count.median
-        }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header))
+          "gc_count" => group.gc_count.median,
+          **Group::COSTS.to_h { |k| [k, group.cost(k)] },
+          # Runs during which other programs kept the CPUs busy (nil: not measured).
+          "disturbed_runs" => (group.disturbed_runs.size if group.runs.any? { |r| r.key?("disturbed") })
+        }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header), Gap.row(group, header))
         new(**figures.transform_keys(&:to_sym))
       end
 

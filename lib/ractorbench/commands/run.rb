@@ -8,6 +8,7 @@ require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
 require_relative "../measure/collector"
+require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
 require_relative "../reports/summary"
@@ -93,6 +94,7 @@ module Ractorbench
         catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
         targets = rubies.map(&:probe!)
+        probe_scaling(targets, entries)
         seed = @seed || Random.new_seed % 2**32
         plan = Plan::Matrix.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
         renderer
@@ -119,6 +121,18 @@ module Ractorbench
       end
 
       def plan_entries(catalog) = @plan.entries(catalog)
+
+      # Once per Ruby, when the plan runs a ractor model at W >= 2: do W
+      # ractors that share nothing cost more CPU per iteration than one?
+      # W is the plan's largest ractor worker count, at most the usable cores.
+      def probe_scaling(targets, entries)
+        counts = entries.select { |e| e.models.any? { |m| m.start_with?("ractor") } }.flat_map { |e| e.configs.map(&:first) }
+        return if counts.empty? || counts.max < 2
+
+        cores = [Measure::Machine.usable_cores, 2].max
+        workers = counts.max.clamp(2, cores)
+        targets.each { |t| t.scaling_probe!(workers) if t.info.dig("features", "ractor") }
+      end
 
       def repetitions = @plan.repetitions
 

@@ -19,7 +19,8 @@ module Ractorbench
       # 95% intervals: of both medians and of the speedup over serial.
       INTERVALS = %w[messages_time_ci whole_time_ci speedup_ci].freeze
       # Columns added later go last, so older readers' column positions hold.
-      LATER = %w[idle_worker_runs].freeze
+      LATER = %w[idle_worker_runs minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms
+        work_share extra_cpu_share idle_share fixed_cost_seconds disturbed_runs].freeze
 
       def render(analysis)
         headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +

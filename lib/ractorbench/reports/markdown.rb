@@ -3,6 +3,8 @@
 require_relative "parts/rows"
 require_relative "parts/verdict"
 require_relative "parts/notes"
+require_relative "parts/vm_notes"
+require_relative "parts/gap_notes"
 require_relative "parts/glance"
 require_relative "parts/ops_tables"
 
@@ -23,7 +25,7 @@ module Ractorbench
         table = rows.empty? ? [] : [line(HEADINGS), line(align), *rows.map { |r| line(cells(r)) }]
         [*Parts::Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *Parts::OpsTables.markdown(analysis), "",
           *Parts::Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
-          *Parts::Notes.lines(rows).map { |l| "- #{l.strip}" }, *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
+          *(Parts::Notes.lines(rows) + Parts::GapNotes.lines(rows) + Parts::VmNotes.lines(analysis.header)).map { |l| "- #{l.strip}" }, *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
       end
 
       def cells(r)

@@ -6,6 +6,8 @@ require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
+require_relative "parts/vm_notes"
+require_relative "parts/gap_notes"
 require_relative "../analysis/warnings"
 
 require_relative "../reports"
@@ -26,8 +28,8 @@ module Ractorbench
         ops = Parts::OpsTables.text(analysis)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
-        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), (costs(rows) if details), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
+          Parts::Notes.lines(rows), Parts::GapNotes.lines(rows), Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
       end
 
       def summary(rows)
@@ -44,6 +46,22 @@ module Ractorbench
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),
           Parts::Notes.speedup_cell(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+      end
+
+      COSTS = ["workload", "model", "W", "M", "ruby", "minor faults", "major faults", "voluntary sw", "involuntary sw",
+        "objects", "GC runs", "GC ms"].freeze
+
+      # What each configuration cost beyond time (medians), where runs recorded it.
+      def costs(rows)
+        keys = %w[minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_count gc_time_ms]
+        body = rows.select { |r| r["minor_faults"] || r["allocated_objects"] }.map do |r|
+          [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]] + keys.map { |k| r[k] ? Parts::GapNotes.count(r[k]) : "-" }
+        end
+        return nil if body.empty?
+
+        table = Terminal::Table.new(title: "Cost per run (medians; page faults of forked workers included)", headings: COSTS, rows: body)
+        (5..11).each { |i| table.align_column(i, :right) }
+        table.to_s
       end
 
       def details(rows)

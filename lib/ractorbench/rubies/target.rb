@@ -15,6 +15,7 @@ module Ractorbench
     # and extra environment, plus what a probe run found out about it.
     class Target
       PROBE = File.join(HARNESS_DIR, "probe.rb")
+      SCALING_PROBE = File.join(HARNESS_DIR, "scaling_probe.rb")
 
       attr_reader :name, :argv, :env, :info
 
@@ -59,6 +60,21 @@ module Ractorbench
         self
       rescue Errno::ENOENT, Errno::EACCES
         raise UsageError, "--ruby #{name}: command #{argv.first.inspect} not found; give the path to a ruby executable"
+      end
+
+      # Runs the ractor-scaling probe (1 ractor, then `workers` at once, CPU
+      # per iteration) once and keeps its figures in info, so the header
+      # records them. A probe that fails leaves its reason; the collection
+      # goes on either way.
+      def scaling_probe!(workers)
+        out, err, status = Open3.capture3(Measure::ChildEnvironment.for(self), *argv, SCALING_PROBE, workers.to_s, unsetenv_others: true)
+        data = status.success? ? JSON.parse(out.lines.last.to_s) : nil
+        @info["ractor_scaling"] = data&.fetch("ractor_scaling", nil) ||
+          {"reason" => data&.fetch("reason", nil) || "the probe failed: #{first_line(err, status)}"}
+        self
+      rescue JSON::ParserError, SystemCallError => e
+        @info["ractor_scaling"] = {"reason" => "the probe failed: #{e.message}"}
+        self
       end
 
       def to_h

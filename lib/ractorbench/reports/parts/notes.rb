@@ -34,7 +34,8 @@ module Ractorbench
           lines = heavy.first(SHOWN).map do |r|
             "CONTENTION: #{label(r)}: #{r["model"]} burned #{format("%.2f×", r["cpu_cost"])} serial's CPU for the same work " \
               "(#{format("%.2f", r["cpu_seconds"])} s vs #{format("%.2f", r["baseline_cpu_seconds"])} s user+system, medians of " \
-              "#{r["samples"]} and #{r["baseline_samples"]} runs): the time went into contention inside the Ruby VM or the OS, not into the work"
+              "#{r["samples"]} and #{r["baseline_samples"]} runs): " +
+              (r["vm_serialises"] ? "this Ruby serialises ractors inside its VM (see VM SERIALISATION)" : "the time went into contention inside the Ruby VM or the OS, not into the work")
           end
           lines << "  ... and #{heavy.size - SHOWN} more" if heavy.size > SHOWN
           lines
