@@ -149,8 +149,9 @@ module Ractorbench
 
         busiest = runs.map { |r| r["others_cpu"].to_f / [r["whole_time"].to_f, 1e-9].max }.max
         only = analysis.groups.select(&:all_disturbed?)
-        kept = only.empty? ? "" : "; #{only.size} configuration#{"s" unless only.size == 1} had no other runs: " \
-          "#{named(only.map(&:label)) { |l| l }} show#{"s" if only.size == 1} figures but no verdict"
+        # Counted, not named: a configuration's label can be wider than a terminal.
+        kept = only.empty? ? "" : "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
+          "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
         Warning.new("disturbed",
           "#{runs.size} of #{analysis.runs.size} runs were disturbed by other programs (up to #{format("%.1f", busiest)} " \
           "cores busy besides ours) and are left out of the figures#{kept}: close other programs, or use --wait-quiet")
