@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../printable"
 require_relative "../analysis/comparison"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"
@@ -30,6 +31,7 @@ module Ractorbench
       end
 
       def call
+        Store::OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
         built = @by ? Analysis::Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
           Analysis::Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
         comparison = Analysis::Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
@@ -38,7 +40,8 @@ module Ractorbench
 
         cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
         text = Reports.fetch(@format, of: :comparison).render(comparison, cautions)
-        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
+        text = Printable.terminal(text)
+        @output ? Store::AtomicFile.write(@output, text, force: @force) : @out.write(text)
         gate(comparison)
       end
 
@@ -55,6 +58,7 @@ module Ractorbench
           o.on("--first-run MODE", "auto|include|exclude (see `report --help`)") { |m| @first_run = Analysis::FirstRun.parse(m) }
           o.on("--format NAME", "#{Reports.names(of: :comparison).join(", ")} (default text)") { |f| @format = format_name(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+          o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
         end
       end
 

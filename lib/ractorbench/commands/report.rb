@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../printable"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
@@ -19,6 +20,7 @@ module Ractorbench
           o.banner = "Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]"
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+          o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end.parse!(argv)
@@ -31,11 +33,14 @@ module Ractorbench
 
       def call
         renderer = Reports.fetch(@format)
+        Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         text = renderer.render(analysis)
-        @output ? Store::AtomicFile.write(@output, text) : @out.write(text)
+        # Names and reasons come from the file: no control character reaches a terminal.
+        text = Printable.terminal(text) unless @format == "html"
+        @output ? Store::AtomicFile.write(@output, text, force: @force) : @out.write(text)
         analysis.digest_check.agree? ? 0 : 1
       end
 
