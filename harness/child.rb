@@ -1,20 +1,17 @@
 # frozen_string_literal: true
 
-# Entry point of one measured run: `ruby harness/child.rb SPEC`, SPEC being a
-# base64 Marshal dump of the run's spec. The record goes back the same way on
-# file descriptor 3 (or RACTORBENCH_RESULT_FD), never on stdout, because
-# workloads may print. Marshal, not JSON: it is in core Ruby, and requiring
-# json costs every run ~8 ms of start-up.
+# Entry point of one measured run: `ruby harness/child.rb`, the run's spec on
+# stdin, its record back on file descriptor 3 (Harness::Channel).
 require_relative "ractorbench/harness"
+require_relative "ractorbench/harness/channel"
 
 module Ractorbench
   module Harness
     # Loads the workload and model named in the spec, times the model's run
     # (the "messages-only" span) and reports what happened.
     class Child
-      def initialize(spec, out)
+      def initialize(spec)
         @spec = spec
-        @out = out
       end
 
       def call
@@ -31,8 +28,7 @@ module Ractorbench
         # The workload, not this Ruby, has no such variant.
         report("status" => "unsupported", "scope" => "workload", "reason" => e.message)
       rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
-        report("status" => "error", "reason" => "#{e.class}: #{e.message}",
-          "backtrace" => Array(e.backtrace).first(8))
+        report("status" => "error", "reason" => "#{e.class}: #{message(e)}", "backtrace" => Array(e.backtrace).first(8))
         exit!(1)
       end
 
@@ -82,15 +78,22 @@ module Ractorbench
         Process.clock_gettime(Process::CLOCK_MONOTONIC)
       end
 
+      # An exception's message may be anything, in any encoding, or even
+      # raise on the asking; sent as bytes, the driver makes them valid UTF-8.
+      def message(error)
+        text = error.message.to_s
+        text = text.encode(Encoding::UTF_8, invalid: :replace, undef: :replace) unless text.encoding.ascii_compatible?
+        text.b
+      rescue Exception # rubocop:disable Lint/RescueException -- the run's failure must still be reported
+        "(its message could not be read)"
+      end
+
       def report(record)
-        @out.write(Marshal.dump(record))
-        @out.flush
+        Channel.write(record)
       end
     end
   end
 end
 
-out = IO.for_fd(Integer(ENV.fetch("RACTORBENCH_RESULT_FD", "3")), "w", autoclose: false)
-out.close_on_exec = true
-Ractorbench::Harness.result_io = out
-Ractorbench::Harness::Child.new(Marshal.load(ARGV.fetch(0).unpack1("m0")), out).call # rubocop:disable Security/MarshalLoad -- our own driver's spec
+Ractorbench::Harness::Channel.io
+Ractorbench::Harness::Child.new(Ractorbench::Harness::Channel.spec).call

@@ -1,9 +1,12 @@
 # frozen_string_literal: true
 
 # Run by the driver with each Ruby under test to learn what it is and what it
-# can do; prints one JSON object. Feature detection only, never version maths.
-require "json"
+# can do; sends one record on the result channel (Harness::Channel), as a
+# measured run does. Feature detection only, never version maths.
 require_relative "ractorbench/harness/mn_check"
+require_relative "ractorbench/harness/channel"
+
+Ractorbench::Harness::Channel.io
 
 ractor = Object.const_defined?(:Ractor) && Ractor.respond_to?(:new)
 yjit = Object.const_defined?(:RubyVM) && RubyVM.const_defined?(:YJIT)
@@ -26,7 +29,7 @@ features = {
   # Only when RUBY_MN_THREADS / RUBY_MAX_CPU are set: did they take effect?
   "mn" => Ractorbench::Harness::MNCheck.call
 }
-puts JSON.generate(
+Ractorbench::Harness::Channel.write(
   "ractorbench_probe" => 1,
   "description" => RUBY_DESCRIPTION,
   "version" => RUBY_VERSION,

@@ -2,13 +2,13 @@
 
 # Does this Ruby run ractors in parallel when they share nothing? Spins a loop
 # that shares and allocates nothing, first in 1 ractor, then in W at once
-# (`ruby harness/scaling_probe.rb [W]`, default 2), and prints one JSON object
+# (W from the spec, default 2), and answers with one record
 # with the CPU time per iteration of each. On a Ruby whose VM serialises
 # ractors (Ruby 3.3/3.4 built with YJIT or RJIT count every instruction in one
 # global counter, a cache line all cores fight over) W ractors cost several
 # times more CPU per iteration than one; on one that does not, about the same.
 # Takes a few tenths of a second at most: one calibration, two timed rounds.
-require "json"
+require_relative "ractorbench/harness/channel"
 
 module Ractorbench
   module ScalingProbe
@@ -79,6 +79,8 @@ module Ractorbench
   end
 end
 
-workers = Integer(ARGV.fetch(0, "2"), exception: false)
-abort "scaling_probe.rb: W must be a positive integer, got #{ARGV[0].inspect}" unless workers&.positive?
-puts JSON.generate(Ractorbench::ScalingProbe.call(workers))
+# Started by the driver's one launcher: W comes as the spec on stdin, the
+# answer goes back on the result channel.
+workers = Integer((Ractorbench::Harness::Channel.spec || {}).fetch("workers", 2), exception: false)
+abort "scaling_probe.rb: W must be a positive integer" unless workers&.positive?
+Ractorbench::Harness::Channel.write(Ractorbench::ScalingProbe.call(workers))

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# `ruby harness/try/preflight.rb SPEC_JSON`: the quick check `ractorbench try`
+# `ruby harness/try/preflight.rb`, its spec on stdin: the quick check `ractorbench try`
 # runs before any measurement, in a child of the Ruby under test. It first
 # runs the user's work where a sweep first meets it (in a ractor, in threads
 # side by side: see FirstTouch), then loads the file itself, checks the
@@ -8,10 +8,12 @@
 # that bad input and work a model cannot run are found in seconds, not after
 # a sweep.
 #
-# Writes JSON lines to fd 3: {"stage": ...} as it goes (so the driver knows
-# where a run that never finished was stuck), then one final record.
+# Writes records on the result channel (Harness::Channel): {"stage": ...} as
+# it goes (so the driver knows where a run that never finished was stuck),
+# then one final record.
 require "json"
 require_relative "../ractorbench/harness"
+require_relative "../ractorbench/harness/channel"
 require_relative "target"
 require_relative "result_digest"
 require_relative "marshal_check"
@@ -27,12 +29,11 @@ module Ractorbench
         # say where it was.
         CHILD_GRACE = 1.0
 
-        def initialize(spec, out)
+        def initialize(spec)
           @file = File.expand_path(spec.fetch("file"))
           @module = spec["module"]
           @sample = Integer(spec.fetch("sample"))
           @budget = Float(spec.fetch("budget"))
-          @out = out
         end
 
         def call
@@ -194,14 +195,12 @@ module Ractorbench
         end
 
         def emit(record)
-          @out.write(JSON.generate(record.compact) + "\n")
-          @out.flush
+          Channel.write(record.compact)
         end
       end
     end
   end
 end
 
-out = IO.for_fd(Integer(ENV.fetch("RACTORBENCH_RESULT_FD", "3")), "w", autoclose: false)
-out.close_on_exec = true
-Ractorbench::Harness::Try::Preflight.new(JSON.parse(ARGV.fetch(0)), out).call
+Ractorbench::Harness::Channel.io
+Ractorbench::Harness::Try::Preflight.new(Ractorbench::Harness::Channel.spec).call

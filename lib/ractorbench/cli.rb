@@ -36,9 +36,18 @@ module Ractorbench
       rescue UsageError, OptionParser::ParseError => e
         err.puts("ractorbench: #{e.message}")
         2
-      rescue Interrupt
-        err.puts("ractorbench: interrupted")
-        130
+      rescue Exit => e
+        err.puts("ractorbench: #{e.message}")
+        e.code
+      rescue SystemCallError => e
+        # A file system error nothing more specific caught: one line, no trace.
+        err.puts("ractorbench: #{e.message.sub(/ @ \w+/, "")}")
+        2
+      rescue SignalException => e
+        # Ctrl-C or SIGTERM before or after a collection (during one, the
+        # collector says how to resume).
+        err.puts("ractorbench: stopped by SIG#{Signal.signame(e.signo)}")
+        128 + e.signo
       end
 
       # `ractorbench help [COMMAND]`

@@ -4,6 +4,7 @@ require "json"
 require_relative "errors"
 require_relative "store/run_record"
 require_relative "store/header"
+require_relative "store/writer"
 
 module Ractorbench
   # Results files: JSON Lines, a header first (tool, command, machine,
@@ -15,45 +16,6 @@ module Ractorbench
 
     # What a results file holds once read back.
     Contents = Struct.new(:path, :header, :runs, :truncated, :skipped, keyword_init: true)
-
-    # Appends runs to a results file.
-    class Writer
-      def self.create(path, header)
-        raise UsageError, "#{path} already exists; use --resume #{path} to finish it, or another -o" if File.exist?(path)
-
-        File.open(path, File::WRONLY | File::CREAT | File::EXCL, 0o644) { |f| sync_line(f, header) }
-        new(path)
-      rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
-        raise UsageError, "cannot write results to #{path}: #{e.message.sub(/ @ .*/, "")}"
-      end
-
-      # Reopens a file to finish it, cutting a last line that a killed
-      # collector left half-written.
-      def self.reopen(path)
-        data = File.binread(path)
-        cut = data.end_with?("\n") ? data.bytesize : (data.rindex("\n") || -1) + 1
-        File.truncate(path, cut) if cut < data.bytesize
-        new(path)
-      end
-
-      def self.sync_line(file, record)
-        file.write(JSON.generate(record), "\n")
-        file.flush
-        file.fsync
-      end
-
-      def initialize(path)
-        @file = File.open(path, "a")
-      end
-
-      def append(record)
-        self.class.sync_line(@file, record)
-      end
-
-      def close
-        @file.close
-      end
-    end
 
     module_function
 

@@ -1,8 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
-require_relative "../measure/child_environment"
-require_relative "../measure/output_tail"
+require_relative "../measure/launcher"
 require_relative "paths"
 
 require_relative "../paths"
@@ -54,45 +52,19 @@ module Ractorbench
 
       private
 
+      # The check's records, how it ended and its last lines of stderr,
+      # through the launcher every run uses; at the time limit the child is
+      # first asked where it is (SIGUSR1) and gets GRACE seconds to say.
       def run_child
-        result_r, result_w = IO.pipe
-        out_r, out_w = IO.pipe
-        err_r, err_w = IO.pipe
-        pid = Process.spawn(Measure::ChildEnvironment.for(@target), *@target.argv, SCRIPT, JSON.generate(@spec),
-          3 => result_w, :out => out_w, :err => err_w, :in => File::NULL, :pgroup => true, :unsetenv_others => true)
-        [result_w, out_w, err_w].each(&:close)
-        reader = Thread.new { result_r.read.tap { result_r.close } }
-        stderr = Measure::OutputTail.new(err_r)
-        Measure::OutputTail.new(out_r)
-        status = wait(pid)
-        [parse(reader.value), status, stderr.lines(5)]
+        launched = Measure::Launcher.new(@target, SCRIPT, timeout: @timeout, grace: [:USR1, GRACE]).call(@spec)
+        @timed_out = launched.timed_out
+        garbage!(launched.channel_problem) if launched.channel_problem && !@timed_out && !launched.status.signaled?
+        [launched.records, launched.status, launched.stderr.lines(5)]
       end
 
-      # Waits up to the time limit; then asks the child where it is
-      # (SIGUSR1), and after a grace period kills its process group.
-      def wait(pid)
-        waiter = Thread.new { Process.wait2(pid).last }
-        return waiter.value if waiter.join(@timeout)
-
-        @timed_out = true
-        signal(:USR1, pid)
-        waiter.join(GRACE)
-        signal(:KILL, -pid)
-        waiter.value
-      end
-
-      def signal(name, pid)
-        Process.kill(name, pid)
-      rescue Errno::ESRCH, Errno::EPERM
-        nil
-      end
-
-      def parse(text)
-        text.to_s.lines.filter_map do |line|
-          JSON.parse(line)
-        rescue JSON::ParserError
-          nil
-        end
+      def garbage!(problem)
+        raise UsageError, "#{@file}: the check's records could not be read: garbage on the result channel (#{problem}); " \
+          "does the work write to file descriptor 3?"
       end
 
       def timeout_message(stage, record)

@@ -150,8 +150,12 @@ module Ractorbench
         busiest = runs.map { |r| r["others_cpu"].to_f / [r["whole_time"].to_f, 1e-9].max }.max
         only = analysis.groups.select(&:all_disturbed?)
         # Counted, not named: a configuration's label can be wider than a terminal.
-        kept = only.empty? ? "" : "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
-          "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
+        kept = if only.empty?
+          ""
+        else
+          "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
+                    "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
+        end
         Warning.new("disturbed",
           "#{runs.size} of #{analysis.runs.size} runs were disturbed by other programs (up to #{format("%.1f", busiest)} " \
           "cores busy besides ours) and are left out of the figures#{kept}: close other programs, or use --wait-quiet")

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../printable"
 require_relative "../analysis/comparison"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"
@@ -35,6 +36,7 @@ module Ractorbench
       end
 
       def call
+        Store::OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
         built = @by ? Analysis::Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
           Analysis::Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
         comparison = Analysis::Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
@@ -43,8 +45,10 @@ module Ractorbench
 
         cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
         text = Reports.fetch(@format, of: :comparison).render(comparison, cautions)
+        # Names and reasons come from the files: no control character reaches a terminal.
+        text = Printable.terminal(text)
         if @output
-          Store::AtomicFile.write(@output, text)
+          Store::AtomicFile.write(@output, text, force: @force)
         else
           @out.write((@format == "text") ? parser.terminal(@out).present(text) : text)
         end
@@ -64,6 +68,7 @@ module Ractorbench
           o.on("--first-run MODE", "auto|include|exclude (see `report --help`)") { |m| @first_run = Analysis::FirstRun.parse(m) }
           o.on("--format NAME", "#{Reports.names(of: :comparison).join(", ")} (default text)") { |f| @format = format_name(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+          o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
         end
       end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../printable"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
@@ -25,6 +26,7 @@ module Ractorbench
           exit_codes: EXIT_CODES) do |o|
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
+          o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end
@@ -38,11 +40,15 @@ module Ractorbench
 
       def call
         renderer = Reports.fetch(@format)
+        Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         if @output
-          Store::AtomicFile.write(@output, renderer.render(analysis))
+          text = renderer.render(analysis)
+          # Names and reasons come from the file: no control character reaches a terminal.
+          text = Printable.terminal(text) unless @format == "html"
+          Store::AtomicFile.write(@output, text, force: @force)
         else
           @out.write(for_terminal(renderer, analysis))
         end
@@ -56,12 +62,15 @@ module Ractorbench
       # The summary laid out and wrapped for the terminal; text and bm coloured there.
       def for_terminal(renderer, analysis)
         terminal = @parser.terminal(@out)
+        # Names and reasons come from the file: their control characters are
+        # escaped before our own colours go in.
         if @format == "summary"
-          terminal.present(Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour)))
+          text = Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour))
+          terminal.present(terminal.color? ? text : Printable.terminal(text))
         elsif HUMAN.include?(@format)
-          terminal.paint(renderer.render(analysis))
+          terminal.paint(Printable.terminal(renderer.render(analysis)))
         else
-          renderer.render(analysis)
+          (@format == "html") ? renderer.render(analysis) : Printable.terminal(renderer.render(analysis))
         end
       end
     end

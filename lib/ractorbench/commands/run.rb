@@ -2,6 +2,7 @@
 
 require "shellwords"
 require "time"
+require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../rubies/target"
@@ -46,6 +47,8 @@ module Ractorbench
       def call
         session = @resume ? resume_session : new_session
         collect(session)
+      ensure
+        session&.writer&.close
       end
 
       private
@@ -67,7 +70,7 @@ module Ractorbench
         o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = Plan::NumberList.positive_integers("--workers", l) }
         o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = Plan::NumberList.positive_integers("--messages", l) }
         o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
-        o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = Plan::NumberList.positive_float("--scale", f) }
+        o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @scale_given = @plan.scale = Plan::NumberList.positive_float("--scale", f) }
         o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{Plan::NumberList.positive_float("--time", t)}") }
         o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
       end
@@ -80,7 +83,8 @@ module Ractorbench
         o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
         o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
         Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
-        o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
+        o.on("-o", "--output FILE", "results file (JSON Lines); never replaces anything") { |f| @output = f }
+        o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
         o.on("--resume FILE", "run only what FILE's collection has not finished") { |f| @resume = f }
         o.on("--format NAME", "format of the closing table (default summary; see `ractorbench help`)") { |f| @format = f }
         o.on("--wide", "the closing table with every column (as `report --format text` without the statistics)") { @wide = true }
@@ -88,36 +92,72 @@ module Ractorbench
           "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = Analysis::FirstRun.parse(m) }
       end
 
-      Session = Struct.new(:catalog, :targets, :runs, :writer, :path, :timeout, :first_seq, keyword_init: true)
+      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, keyword_init: true)
 
       def new_session
+        path = @output || default_output
+        Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
         catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
-        targets = rubies.map(&:probe!)
+        targets = rubies.map { |t| t.probe!(timeout: timeout) }
         probe_scaling(targets, entries)
         seed = @seed || Random.new_seed % 2**32
         plan = Plan::Matrix.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
         renderer
-        path = @output || default_output
-        writer = Store::Writer.create(path, header(plan, targets, catalog))
+        writer = Store::Writer.create(path, header(plan, targets, catalog), force: @force)
         note("ractorbench: #{Plural.count(plan.runs.size, "run")}, seed #{seed}, results in #{path}")
-        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, path: path,
-          timeout: timeout, first_seq: 1)
+        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, timeout: timeout, first_seq: 1)
       end
 
+      # Finishes a collection: the file locked first (no second writer), then
+      # read; runs recorded are done, a run that took the collector down with
+      # it twice is recorded as failed (Store::Marks), the rest run.
       def resume_session
+        refuse_plan_options
+        writer = Store::Writer.resume(@resume)
         contents = Store.read(@resume)
+        writer.drop_partial_line
         header = contents.header
         catalog = Plan::Catalog.default.with(Array(header["load"]))
-        targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe! }
+        timeout = header.fetch("timeout", DEFAULT_TIMEOUT)
+        targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe!(timeout: timeout) }
         done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
         plan = Plan::Matrix.from_h(header.fetch("plan"))
         pending = plan.runs.reject { |spec| done.key?(spec.id) }
         renderer
         note("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
         note("ractorbench: resuming #{@resume}: #{Plural.count(done.size, "run")} done, #{pending.size} to go (seed #{plan.seed})")
-        Session.new(catalog: catalog, targets: targets, runs: pending, writer: Store::Writer.reopen(@resume),
-          path: @resume, timeout: header.fetch("timeout", DEFAULT_TIMEOUT), first_seq: contents.runs.size + 1)
+        seq = contents.runs.size + 1
+        marks = Store::Marks.unfinished(@resume, done)
+        pending, dead = pending.partition { |spec| (marks[spec.id]&.deaths || 0) < Store::Marks::DEATHS }
+        dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
+        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size)
+      rescue
+        writer&.close
+        raise
+      end
+
+      def record_death(writer, spec, deaths, seq)
+        reason = "the collector died during this run, each of the #{deaths.deaths} times it ran (the run killed or " \
+          "crashed ractorbench, or something else did); recorded as failed so the collection can finish"
+        writer.append({"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => deaths.started_at}
+          .merge(spec.to_h).merge("status" => "failed", "failure" => "collector_died", "reason" => reason))
+        @err.puts("ractorbench: FAILED #{spec.id}: #{reason}")
+      end
+
+      # --resume runs what the file planned; options that would plan
+      # something else are refused rather than silently ignored.
+      def refuse_plan_options
+        given = {
+          "--suite" => @plan.suite, "-w" => @plan.workloads, "-m" => @plan.models, "--workers" => @plan.workers,
+          "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps,
+          "--scale" => @scale_given, "--ruby" => !@ruby_texts.empty?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
+          "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force
+        }.select { |_, v| v }.keys
+        return if given.empty?
+
+        raise UsageError, "--resume runs what #{@resume} planned, so it takes no plan options (got #{given.join(", ")}): " \
+          "drop them, or start a new collection with -o"
       end
 
       def plan_entries(catalog) = @plan.entries(catalog)
@@ -141,12 +181,27 @@ module Ractorbench
       def collect(session)
         collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
           writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), quiet_wait: @quiet_wait)
-        collector.collect(session.runs, first_seq: session.first_seq)
-        session.writer.close
-        analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")
+        begin
+          collector.collect(session.runs, first_seq: session.first_seq)
+        rescue Measure::Collector::Stopped => e
+          stopped(e, session)
+        rescue Store::Writer::Failed => e
+          raise Exit.new("#{e.message}; the runs recorded before it are kept: fix that, then " \
+            "`ractorbench run --resume #{session.writer.path}`", 1)
+        end
+        session.writer.finish
+        path = session.writer.path
+        analysis = Analysis.new(Store.read(path), first_run: @first_run || "auto")
         @out.write(closing(analysis))
-        note("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
+        note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
+      end
+
+      def stopped(error, session)
+        path = session.writer.path
+        left = session.runs.size - error.recorded
+        raise Exit.new("#{error.message}: the run in flight was killed; #{error.recorded} more runs recorded in #{path}, " \
+          "#{left} left: `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
       end
 
       def renderer
@@ -161,11 +216,16 @@ module Ractorbench
       def summary? = @format.nil? || @format == "summary"
 
       # The closing text: the summary fitted to the terminal, or the format asked for.
+      # Names and reasons come from the runs: their control characters are
+      # escaped before our own colours go in.
       def closing(analysis)
         terminal = parser.terminal(@out)
-        return terminal.present(Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour))) if summary?
+        if summary?
+          text = Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour))
+          return terminal.present(terminal.color? ? text : Printable.terminal(text))
+        end
 
-        text = renderer.render(analysis)
+        text = Printable.terminal(renderer.render(analysis))
         HUMAN.include?(@format) ? terminal.paint(text) : text
       end
 

@@ -75,8 +75,9 @@ module Ractorbench
       end
 
       def call
+        Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
-        target = ruby.probe!
+        target = ruby.probe!(timeout: @timeout)
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
@@ -102,6 +103,7 @@ module Ractorbench
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
+          o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
         end
       end
@@ -151,9 +153,10 @@ module Ractorbench
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
-        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
+        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded), force: @force)
         announce(plan, models, counts, items, preflight)
         collect(catalog, target, plan, writer)
+        path = writer.path
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
         terminal = parser.terminal(@out)
@@ -209,6 +212,12 @@ module Ractorbench
         io = @err.tty? ? @err : StringIO.new
         Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
           progress: Measure::Progress.for(plan.runs.size, io: io), quiet_wait: @quiet_wait).collect(plan.runs, first_seq: 1)
+        writer.finish
+      rescue Measure::Collector::Stopped => e
+        raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",
+          128 + e.signo)
+      rescue Store::Writer::Failed => e
+        raise Exit.new("#{e.message}; the runs recorded before it are kept", 1)
       ensure
         writer.close
       end

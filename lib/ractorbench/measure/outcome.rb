@@ -3,20 +3,22 @@
 module Ractorbench
   module Measure
     # Classifies how a child ended: a clean record, an unsupported model, or a
-    # failure (timeout, crash by signal, exception, wrong result, silent exit),
-    # each with a reason a person can act on.
+    # failure (timeout, crash by signal, garbage on the result channel,
+    # processes left running, exception, wrong result, silent exit), each
+    # with a reason a person can act on.
     class Measure::Outcome
-      def initialize(status:, whole_time:, timed_out:, child:, stderr:)
-        @status = status
-        @whole_time = whole_time
-        @timed_out = timed_out
-        @child = parse(child)
-        @stderr = stderr.lines
-        @stderr_head = stderr.first_lines(5)
+      # launched: a Launcher::Result; timeout: the limit it ran under.
+      def initialize(launched, timeout:)
+        @launched = launched
+        @status = launched.status
+        @timeout = timeout
+        @child = launched.channel_problem ? nil : launched.record
+        @stderr = launched.stderr.lines
+        @stderr_head = launched.stderr.first_lines(5)
       end
 
       def to_h
-        record = {"whole_time" => @whole_time.round(6)}
+        record = {"whole_time" => @launched.whole_time.round(6)}
         record.merge!(@child.except("status", "reason")) if @child
         status, failure, reason = classify
         record.merge!("status" => status, "failure" => failure, "reason" => reason)
@@ -30,8 +32,10 @@ module Ractorbench
       private
 
       def classify
-        return ["failed", "timeout", "timed out after #{@timed_out}s (--timeout); the child's process group was killed"] if @timed_out
+        return ["failed", "timeout", "timed out after #{@timeout}s (--timeout); the child's process tree was killed"] if @launched.timed_out
         return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}#{bug_report}"] if @status.signaled?
+        return ["failed", "garbage", "garbage on the result channel (fd 3): #{@launched.channel_problem}"] if @launched.channel_problem
+        return escaped unless @launched.escaped.empty?
 
         case @child&.fetch("status", nil)
         when "ok"
@@ -41,6 +45,14 @@ module Ractorbench
         when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
         else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
         end
+      end
+
+      # Its CPU and memory went uncounted and it would have run on into the
+      # next measurement: the run cannot be trusted, whatever it reported.
+      def escaped
+        pids = @launched.escaped
+        ["failed", "escaped", "left #{pids.size} process#{"es" if pids.size > 1} running outside its process group " \
+          "(pid #{pids.join(", ")}), killed: a run must end every process it starts"]
       end
 
       def unsupported_reason
@@ -59,15 +71,6 @@ module Ractorbench
       def last_words
         line = @stderr.reverse.find { |l| !l.strip.empty? }
         line ? ": #{line.strip}" : ""
-      end
-
-      def parse(text)
-        return nil if text.nil? || text.empty?
-
-        record = Marshal.load(text) # rubocop:disable Security/MarshalLoad -- our own child's record
-        record.is_a?(Hash) ? record : nil
-      rescue TypeError, ArgumentError
-        nil
       end
     end
   end

@@ -68,6 +68,10 @@ module Ractorbench
         raise UsageError, "#{shown} has a syntax error: #{e.message.lines.first.strip}"
       rescue ScriptError, StandardError => e
         raise UsageError, "#{shown} failed to load: #{e.class}: #{e.message}"
+      rescue SystemExit => e
+        # exit or abort at load time would end ractorbench itself, silently.
+        raise UsageError, "#{shown} called exit (status #{e.status}) while loading; a --load file must only define " \
+          "workloads or models"
       end
 
       # Harness's registry is process-wide; this catalog shows only what its

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../printable"
+
 module Ractorbench
   module Plan
     # What makes runs samples of one measurement: a workload with its
@@ -7,9 +9,12 @@ module Ractorbench
     # title are built here once; every report and warning names a
     # configuration the same way.
     Configuration = Struct.new(:workload, :model, :workers, :messages, :params, :ruby, keyword_init: true) do
+      # Names as printable text (Printable.name): a name from a results file
+      # never reaches a terminal with its control characters.
       def self.of(record)
-        new(workload: record["workload"], model: record["model"], workers: record["workers"],
-          messages: record["messages"], params: record["params"] || {}, ruby: record["ruby"])
+        params = (record["params"] || {}).to_h { |k, v| [Printable.name(k), Printable.name(v)] }
+        new(workload: Printable.name(record["workload"]), model: Printable.name(record["model"]), workers: record["workers"],
+          messages: record["messages"], params: params, ruby: Printable.name(record["ruby"]))
       end
 
       # "n=3,x=12", or nil without parameters.

@@ -26,7 +26,11 @@ module Ractorbench
         key, value = text.split("=", 2)
         raise UsageError, "--param needs KEY=VALUE, got #{text.inspect}" if value.nil? || key.to_s.strip.empty?
 
-        @params[key.strip] = typed(value)
+        key = key.strip
+        if @params.key?(key)
+          raise UsageError, "--param #{key} is given twice (#{@params[key]} and #{value}); give each parameter once"
+        end
+        @params[key] = typed(value)
       end
 
       def repetitions
@@ -35,9 +39,10 @@ module Ractorbench
 
       def entries(catalog)
         base = suite ? suite.entries(scale) : default_entries(catalog)
-        list = base.filter_map { |entry| narrow(entry) }
+        list = base.filter_map { |entry| narrow(entry, catalog) }
         raise UsageError, "nothing to run: --workloads and --models leave nothing of suite #{suite.name}" if list.empty?
 
+        check_param_keys(list, catalog)
         list.each { |entry| validate(entry, catalog) }
       end
 
@@ -50,14 +55,34 @@ module Ractorbench
         end
       end
 
-      def narrow(entry)
+      def narrow(entry, catalog)
         return nil if workloads && !workloads.include?(entry.workload)
 
         chosen = models ? entry.models & models : entry.models
         return nil if chosen.empty?
 
         configs = (suite && (workers || messages)) ? override_configs(entry) : entry.configs
-        Plan::Entry.new(workload: entry.workload, models: chosen, configs: configs, params: entry.params.merge(@params))
+        # Each --param goes to the workloads that take it.
+        own = @params.slice(*param_keys(entry.workload, catalog))
+        Plan::Entry.new(workload: entry.workload, models: chosen, configs: configs, params: entry.params.merge(own))
+      end
+
+      def param_keys(workload, catalog)
+        catalog.workload(workload).implementation.default_params.keys.map(&:to_s)
+      end
+
+      # A --param no workload of the plan takes would be silently ignored.
+      def check_param_keys(list, catalog)
+        workloads = list.map(&:workload).uniq
+        unknown = @params.keys - workloads.flat_map { |w| param_keys(w, catalog) }
+        return if unknown.empty?
+
+        takes = workloads.map do |w|
+          keys = param_keys(w, catalog)
+          keys.empty? ? "#{w} takes none" : "#{w} takes #{keys.join(", ")}"
+        end
+        raise UsageError, "--param #{unknown.join(", ")}: no workload of this plan takes #{(unknown.size > 1) ? "them" : "it"} " \
+          "(#{takes.join("; ")})"
       end
 
       def override_configs(entry)

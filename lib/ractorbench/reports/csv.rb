@@ -2,6 +2,7 @@
 
 require "csv"
 require_relative "parts/rows"
+require_relative "../printable"
 
 require_relative "../reports"
 
@@ -28,8 +29,10 @@ module Ractorbench
         CSV.generate do |csv|
           csv << headers
           Parts::Rows.for(analysis).each do |r|
-            csv << KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
+            cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
               INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
+            # A name starting with =, +, - or @ is text, not a formula to run.
+            csv << cells.map { |c| Printable.cell(c) }
           end
         end
       end

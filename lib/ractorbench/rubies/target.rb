@@ -1,13 +1,12 @@
 # frozen_string_literal: true
 
-require "json"
-require "open3"
 require "rbconfig"
 require "shellwords"
 
 require_relative "../paths"
 require_relative "../errors"
 require_relative "../measure/child_environment"
+require_relative "../measure/launcher"
 
 module Ractorbench
   module Rubies
@@ -16,6 +15,8 @@ module Ractorbench
     class Target
       PROBE = File.join(HARNESS_DIR, "probe.rb")
       SCALING_PROBE = File.join(HARNESS_DIR, "scaling_probe.rb")
+      # A Ruby that has not answered in this long is not going to.
+      PROBE_TIMEOUT = 60.0
 
       attr_reader :name, :argv, :env, :info
 
@@ -51,14 +52,19 @@ module Ractorbench
         self.class.new(name: "#{name}#{suffix}", argv: argv + flags, env: @env.merge(env))
       end
 
-      def probe!
-        out, err, status = Open3.capture3(Measure::ChildEnvironment.for(self), *argv, PROBE, unsetenv_others: true)
-        @info = parse_probe(out)
-        raise UsageError, "--ruby #{name}: #{argv.join(" ")} is not a Ruby (#{first_line(err, status)})" unless @info && status.success?
+      # Learns what this Ruby is, in a child started as every run is; a
+      # command that is not a Ruby (hangs, crashes, sends garbage) is a
+      # UsageError naming what happened.
+      def probe!(timeout: PROBE_TIMEOUT)
+        timeout = [timeout, PROBE_TIMEOUT].min
+        launched = Measure::Launcher.new(self, PROBE, timeout: timeout).call(nil)
+        record = launched.record unless launched.channel_problem
+        @info = record if record&.key?("ractorbench_probe") && !launched.timed_out && launched.status.success?
+        raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{why_not(launched, timeout)}" unless @info
 
         @info["ruby_env"] = ruby_environment
         self
-      rescue Errno::ENOENT, Errno::EACCES
+      rescue Errno::ENOENT, Errno::EACCES, Errno::ENOEXEC, Errno::ENOTDIR
         raise UsageError, "--ruby #{name}: command #{argv.first.inspect} not found; give the path to a ruby executable"
       end
 
@@ -67,12 +73,12 @@ module Ractorbench
       # records them. A probe that fails leaves its reason; the collection
       # goes on either way.
       def scaling_probe!(workers)
-        out, err, status = Open3.capture3(Measure::ChildEnvironment.for(self), *argv, SCALING_PROBE, workers.to_s, unsetenv_others: true)
-        data = status.success? ? JSON.parse(out.lines.last.to_s) : nil
+        launched = Measure::Launcher.new(self, SCALING_PROBE, timeout: PROBE_TIMEOUT).call({"workers" => workers})
+        data = (launched.record if !launched.channel_problem && !launched.timed_out && launched.status.success?)
         @info["ractor_scaling"] = data&.fetch("ractor_scaling", nil) ||
-          {"reason" => data&.fetch("reason", nil) || "the probe failed: #{first_line(err, status)}"}
+          {"reason" => data&.fetch("reason", nil) || "the probe failed: #{why_not(launched, PROBE_TIMEOUT)}"}
         self
-      rescue JSON::ParserError, SystemCallError => e
+      rescue SystemCallError => e
         @info["ractor_scaling"] = {"reason" => "the probe failed: #{e.message}"}
         self
       end
@@ -83,16 +89,14 @@ module Ractorbench
 
       private
 
-      def parse_probe(out)
-        data = JSON.parse(out.lines.last.to_s)
-        data if data.is_a?(Hash) && data["ractorbench_probe"]
-      rescue JSON::ParserError
-        nil
-      end
+      def why_not(launched, timeout)
+        status = launched.status
+        return "did not answer within #{format("%g", timeout)}s (--timeout): is it a Ruby?" if launched.timed_out
+        return "is not a Ruby (it was killed by SIG#{Signal.signame(status.termsig)})" if status.signaled?
+        return "is not a Ruby (garbage on the result channel: #{launched.channel_problem})" if launched.channel_problem
 
-      def first_line(err, status)
-        line = err.to_s.lines.first&.strip
-        (line.nil? || line.empty?) ? "exit status #{status.exitstatus.inspect}" : line
+        line = launched.stderr.lines.find { |l| !l.strip.empty? }&.strip
+        "is not a Ruby (#{line || "exit status #{status.exitstatus.inspect}, no answer to the probe"})"
       end
 
       # RUBY_* variables change what is measured (GC tuning, M:N, YJIT), so

@@ -27,6 +27,9 @@ module Ractorbench
         @chosen[key] = given
       end
 
+      # No setting chosen on the command line.
+      def empty? = @chosen.empty?
+
       def expand(targets, suite = nil)
         dimensions = Settings::ALL.map do |setting|
           given = @chosen[setting.key] || suite&.options&.fetch(setting.key.to_sym, nil)

@@ -1,20 +1,27 @@
 # frozen_string_literal: true
 
+require_relative "output_path"
 require_relative "../errors"
 
 module Ractorbench
   module Store
-    # Writes a whole file or nothing: a report is never left half-written.
+    # Writes a whole file or nothing, by the output path rules (OutputPath):
+    # a report is never left half-written, and never replaces anything but a
+    # regular file, and that only with --force.
     module Store::AtomicFile
       module_function
 
-      def write(path, text)
-        temp = "#{path}.tmp-#{Process.pid}"
-        File.write(temp, text)
-        File.rename(temp, path)
-      rescue SystemCallError => e
-        File.delete(temp) if temp && File.exist?(temp)
-        raise UsageError, "cannot write #{path}: #{e.message.sub(/ @ .*/, "")}"
+      def write(path, text, force: false)
+        OutputPath.check!(path, force: force)
+        temp, file = OutputPath.temporary(path)
+        file.write(text)
+        file.fsync
+        file.close
+        OutputPath.place(temp, path, force: force)
+      rescue SystemCallError, IOError => e
+        file&.close unless file&.closed?
+        File.unlink(temp) if temp && File.exist?(temp)
+        raise UsageError, "cannot write #{path}: #{OutputPath.reason(e)}"
       end
     end
   end

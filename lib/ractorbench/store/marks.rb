@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Ractorbench
+  module Store
+    # The lines of a results file that are not runs, as --resume needs them:
+    # each run's write-ahead "started" marks and "interrupted" marks
+    # (Store::Writer), and whether the file has a complete header at all.
+    # Readers of results skip these lines (Store.read reads runs only).
+    module Marks
+      # A run started this often without finishing, and not stopped by the
+      # user, killed or crashed the collector each time it ran: the first
+      # time may have been anything (a kill -9, the OOM killer, a power cut),
+      # so it runs again once; the second time it is recorded as failed.
+      DEATHS = 2
+
+      # What --resume must know of a run that has no line of its own.
+      Unfinished = Struct.new(:id, :deaths, :started_at, keyword_init: true)
+
+      module_function
+
+      # {id => Unfinished} for runs started and never recorded, counting the
+      # starts that neither finished nor were interrupted.
+      def unfinished(path, done)
+        started = Hash.new(0)
+        stopped = Hash.new(0)
+        first = {}
+        File.foreach(path, mode: "rb") do |line|
+          next unless line.include?('"type":"started"') || line.include?('"type":"interrupted"')
+
+          mark = parse(line) or next
+          id = mark["id"]
+          next unless id.is_a?(String) && !done.key?(id)
+
+          if mark["type"] == "started"
+            started[id] += 1
+            first[id] ||= mark["at"]
+          elsif mark["type"] == "interrupted"
+            stopped[id] += 1
+          end
+        end
+        started.to_h { |id, n| [id, Unfinished.new(id: id, deaths: n - stopped[id], started_at: first[id])] }
+          .select { |_, u| u.deaths.positive? }
+      end
+
+      def parse(line)
+        mark = JSON.parse(line.force_encoding(Encoding::UTF_8))
+        mark.is_a?(Hash) ? mark : nil
+      rescue JSON::ParserError, EncodingError
+        nil
+      end
+
+      # nil, or what to say about a file whose header is missing or cut off:
+      # a collection stopped while creating it (by an older ractorbench, or a
+      # copy cut short), so it holds no runs.
+      def incomplete_header(path)
+        first = File.open(path, "rb") { |f| f.gets }
+        return nil if first&.end_with?("\n")
+
+        what = first.nil? ? "is empty" : "has no complete header (its first line is cut off)"
+        "#{path} #{what}: a collection stopped while creating it, so it holds no runs; delete it, or start " \
+          "again with -o #{path} --force"
+      rescue SystemCallError
+        nil
+      end
+    end
+  end
+end
