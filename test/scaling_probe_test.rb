@@ -1,13 +1,13 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "ractorbench/measure/child_environment"
+require "ractorbench/rubies/target"
 
-# harness/scaling_probe.rb runs in each Ruby under test: one JSON object with
-# the CPU per iteration of 1 and of W ractors. Its figures are timings, so
-# only their shape is checked here; `rake bench:scaling_probe` prints them.
+# harness/scaling_probe.rb runs in each Ruby under test, started by the one
+# launcher as every child is: the CPU per iteration of 1 and of W ractors.
+# Its figures are timings, so only their shape is checked here;
+# `rake bench:trust:probe` prints them.
 class ScalingProbeTest < Minitest::Test
-  PROBE = File.join(ROOT, "harness", "scaling_probe.rb")
   RUBIES = {
     "this Ruby" => RbConfig.ruby,
     "3.4.0" => "/opt/rubies/ruby-3.4.0/bin/ruby",
@@ -18,10 +18,9 @@ class ScalingProbeTest < Minitest::Test
     define_method(:"test_probe_reports_one_and_w_ractors_on_#{label.tr(" .", "_")}") do
       skip "Ruby #{label} not installed at #{path} (../shared/rubies/install.sh installs it)" unless File.executable?(path)
 
-      out, err, status = Open3.capture3(Ractorbench::Measure::ChildEnvironment.base, path, PROBE, "3", unsetenv_others: true)
-      assert status.success?, err
-      assert_empty err, "the probe must not print warnings"
-      scaling = JSON.parse(out).fetch("ractor_scaling")
+      target = Ractorbench::Rubies::Target.new(name: label, argv: [path]).probe!
+      scaling = target.scaling_probe!(3).info.fetch("ractor_scaling")
+      refute scaling.key?("reason"), scaling["reason"]
       assert_equal 3, scaling["workers"]
       assert_operator scaling["iterations"], :>=, 100_000
       %w[cpu_ns_per_iteration_1 cpu_ns_per_iteration_w cpu_ratio wall_speedup].each do |key|
@@ -31,9 +30,12 @@ class ScalingProbeTest < Minitest::Test
     end
   end
 
-  def test_a_bad_worker_count_is_one_line
-    _out, err, status = Open3.capture3(RbConfig.ruby, PROBE, "zero")
-    refute status.success?
-    assert_equal ["scaling_probe.rb: W must be a positive integer, got \"zero\"\n"], err.lines
+  # A Ruby whose probe dies says why, and the collection goes on.
+  def test_a_failing_probe_leaves_its_reason
+    target = Ractorbench::Rubies::Target.new(name: "host", argv: [RbConfig.ruby]).probe!
+    broken = Ractorbench::Rubies::Target.new(name: "broken", argv: [RbConfig.ruby, "-e", "exit 3", "--"])
+    broken.instance_variable_set(:@info, target.info.dup)
+    reason = broken.scaling_probe!(2).info.fetch("ractor_scaling").fetch("reason")
+    assert_match(/the probe failed: /, reason)
   end
 end
