@@ -32,3 +32,53 @@ module ChromiumHelper
     chromium_run("--window-size=#{size}", "--screenshot=#{png_path}", "file://#{html_path}")
   end
 end
+
+# The page as a phone or a desktop lays it out, measured by a script run in
+# a copy of it (the report itself runs no script: its CSP forbids them):
+# elements wider than the viewport that are not inside a box that scrolls
+# on its own, the smallest text as drawn (SVG text scaled with its chart),
+# and how wide the page would scroll.
+module LayoutCheck
+  SCRIPT = <<~JS
+    (function () {
+      var vw = document.documentElement.clientWidth, out = [], min = 1e9, minText = "";
+      var all = document.body.querySelectorAll("*");
+      for (var i = 0; i < all.length; i++) {
+        var el = all[i], r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        var parent = el.parentElement && el.parentElement.closest(".scroll");
+        if (!parent && (r.right > vw + 1 || r.left < -1)) {
+          out.push(el.tagName + "." + (el.getAttribute("class") || "") + " " + Math.round(r.left) + ".." + Math.round(r.right));
+        }
+        var texty = false;
+        for (var j = 0; j < el.childNodes.length; j++) {
+          var n = el.childNodes[j];
+          if (n.nodeType === 3 && n.textContent.trim() !== "") texty = true;
+        }
+        if (!texty) continue;
+        var size = parseFloat(getComputedStyle(el).fontSize);
+        var m = el instanceof SVGElement && el.getScreenCTM();
+        if (m) size = size * Math.sqrt(m.a * m.a + m.b * m.b); // the scale, rotated or not
+        if (size < min) { min = size; minText = el.textContent.trim().slice(0, 60); }
+      }
+      var labels = Array.prototype.map.call(document.querySelectorAll("svg text.bar-label, svg text.legend:not(.note)"),
+        function (t) { return t.textContent; });
+      var pre = document.createElement("pre");
+      pre.id = "layout-check";
+      pre.textContent = JSON.stringify({viewport: vw, scroll_width: document.documentElement.scrollWidth,
+        too_wide: out, min_text_px: min, min_text: minText, labels: labels});
+      document.body.appendChild(pre);
+    })();
+  JS
+
+  # {"viewport", "scroll_width", "too_wide", "min_text_px", "min_text", "labels"} at width CSS pixels.
+  def layout_at(html_path, width)
+    copy = html_path.sub(/\.html\z/, "-check-#{width}.html")
+    page = File.read(html_path).sub(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "")
+    File.write(copy, page.sub("</body>", "<script>#{SCRIPT}</script></body>"))
+    dom, = chromium_run("--window-size=#{width},2000", "--dump-dom", "file://#{copy}")
+    json = dom[%r{<pre id="layout-check">(.*?)</pre>}m, 1]
+    assert json, "the layout check ran in the page"
+    JSON.parse(CGI.unescapeHTML(json))
+  end
+end

@@ -16,6 +16,7 @@ require_relative "../advisor/preflight"
 require_relative "../advisor/diagnosis"
 require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
+require_relative "../advisor/outcome"
 require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
@@ -58,9 +59,6 @@ module Ractorbench
         when a model cannot run the work it says which object, where, why and what to change, and
         sweeps the other models.
       TEXT
-
-      Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
-        keyword_init: true)
 
       def initialize(argv, out:, err:)
         @out = out
@@ -156,13 +154,8 @@ module Ractorbench
         collect(catalog, target, plan, writer)
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
-        diagnoses += failure_diagnoses(analysis, preflight, diagnoses)
-        context = Context.new(file: @file, preflight: preflight, items: items, items_note: note,
-          ruby_description: target.info["description"], usable_cores: Measure::Machine.usable_cores, reps: @reps, path: path)
-        panel = Analysis::Sweep.panels(analysis, min_counts: 1).first
         terminal = parser.terminal(@out)
-        report = Ractorbench::Advisor::Report.new(context: context, analysis: analysis, panel: panel, diagnoses: diagnoses,
-          excluded: excluded, width: terminal.width)
+        report = Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: note).report(width: terminal.width)
         @out.write(terminal.present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
       end
@@ -172,18 +165,20 @@ module Ractorbench
       def announce(plan, models, counts, items, preflight)
         sizing = Ractorbench::Advisor::SweepPlan
         per = items / counts.max
-        @out.puts("Sweep: #{models.join(", ")} at W=#{counts.join(",")}; #{items} items a run " \
+        say("Sweep: #{models.join(", ")} at W=#{counts.join(",")}; #{items} items a run " \
           "(#{per} per worker at W=#{counts.max})")
-        @out.puts("  #{Plural.count(@reps, "run")} a point, #{plan.runs.size} runs in all, each a fresh process: " \
+        say("  #{Plural.count(@reps, "run")} a point, #{plan.runs.size} runs in all, each a fresh process: " \
           "#{sizing.about(sizing.estimate(plan.runs.size, items, preflight["seconds_per_item"]))}")
         thin = sizing.thin(items, counts)
         unless thin.empty?
-          @out.puts("  note: at W=#{thin.join(",")} a worker gets fewer than #{sizing::MIN_PER_WORKER} items, so one slow " \
+          say("  note: at W=#{thin.join(",")} a worker gets fewer than #{sizing::MIN_PER_WORKER} items, so one slow " \
             "item can leave the others idle; give --items #{sizing::MIN_PER_WORKER * counts.max} or more")
         end
         @out.puts
         @out.flush
       end
+
+      def say(line) = @out.puts(parser.terminal(@out).present(line))
 
       # serial (the baseline), the models asked for or the defaults, minus
       # those a diagnosis rules out; by default fibers too when the work
@@ -227,15 +222,6 @@ module Ractorbench
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
           "thread, process or ractor runs it: leave thread, process and ractor identities, object ids, times and random " \
           "numbers out of the result (runs kept in #{path})"
-      end
-
-      # A model that failed in the sweep on an item the check did not try.
-      def failure_diagnoses(analysis, preflight, known)
-        return [] if known.any? { |d| d.model == "ractors" }
-
-        reason = analysis.runs.find { |r| r["model"] == "ractors" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
-        diagnosis = reason && Ractorbench::Advisor::Diagnosis.from_failure(reason, preflight)
-        diagnosis ? [diagnosis] : []
       end
 
       def header(plan, target, catalog, preflight, items, excluded)

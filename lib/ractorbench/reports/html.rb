@@ -6,6 +6,8 @@ require_relative "parts/rows"
 require_relative "parts/verdict"
 require_relative "parts/winners"
 require_relative "html/charts"
+require_relative "html/verdict_boxes"
+require_relative "../advisor/outcome"
 require_relative "svg/sweep_chart"
 require_relative "../analysis/sweep"
 require_relative "../analysis/warnings"
@@ -17,6 +19,9 @@ module Ractorbench
     # `report --format html -o FILE`: one self-contained page (inline CSS and
     # SVG, no script, nothing fetched) that works offline. Every name from the
     # results file is escaped: ERB::Util.h in the template, Svg::Canvas in charts.
+    # It answers first (a verdict per workload, or try's recommendation and
+    # diagnosis), then draws the charts, then lists every figure; it reads on
+    # a phone (tables scroll in their own box, charts scale, text >= 11 px).
     module Html
       TEMPLATE = File.join(__dir__, "html", "report.html.erb")
 
@@ -49,9 +54,39 @@ module Ractorbench
         def winners = Parts::Winners.for(@pairs)
 
         # Same total work at several worker counts (`try`), with Amdahl fits.
-        def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)).to_s }
+        def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)) }
 
-        def warnings = Analysis::Warnings.for(analysis, rows).map(&:message)
+        def warnings = @warnings ||= Analysis::Warnings.for(analysis, rows).map(&:message)
+
+        # One box per workload: the answer before the evidence.
+        def verdict_boxes = VerdictBoxes.new(@pairs).boxes
+
+        # What `try` concluded, for a results file `try` wrote (else nil).
+        def try_outcome
+          return @try_outcome if defined?(@try_outcome)
+
+          @try_outcome = Advisor::Outcome.try?(analysis) ? Advisor::Outcome.new(analysis) : nil
+        end
+
+        # A diagnosis's terminal lines as [label, text, code lines] fields,
+        # unwrapped: the page wraps them to its own width.
+        def diagnosis_fields(diagnosis)
+          diagnosis.lines.drop(1).each_with_object([]) do |line, fields|
+            if (m = line.match(/\A  (\w+):\s+(.*)\z/))
+              fields << [m[1], m[2], []]
+            elsif (m = line.match(/\A {11}(\S.*)\z/)) && fields.any?
+              fields.last[2] << m[1]
+            elsif fields.any?
+              fields.last[1] = "#{fields.last[1]} #{line.strip}"
+            end
+          end
+        end
+
+        def busy? = Parts::Verdict.busy?(analysis)
+
+        def inconclusive = Parts::Verdict.inconclusive(analysis)
+
+        def badge(sureness) = VerdictBoxes::BADGES.fetch(sureness)
 
         def note = analysis.first_run.describe
 
@@ -59,7 +94,21 @@ module Ractorbench
 
         def digests_agree? = analysis.digest_check.agree?
 
-        def title(workload, params) = Plan::Configuration.title(workload, params)
+        def title(workload, params) = Charts.short_title(workload, params)
+
+        def full_title(workload, params) = Plan::Configuration.title(workload, params)
+
+        # The warnings' gist for the one line they fold under.
+        def warnings_gist
+          codes = Analysis::Warnings.for(analysis, rows).map(&:code)
+          codes.map { |c| WARNING_GIST.fetch(c, c.tr("_", " ")) }.uniq.join(", ")
+        end
+
+        WARNING_GIST = {"few_samples" => "too few runs", "spread" => "noisy runs", "slow_first_run" => "slow first runs",
+                        "outliers" => "outliers", "load_before" => "a busy machine", "load_during" => "a busy machine",
+                        "disturbed" => "disturbed runs", "limited_cores" => "limited cores",
+                        "oversubscribed" => "more workers than cores", "governor" => "CPU frequency scaling",
+                        "too_short" => "work too short", "idle_worker" => "idle workers"}.freeze
 
         def machine_facts
           m = header["machine"] || {}

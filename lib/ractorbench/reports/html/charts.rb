@@ -11,12 +11,28 @@ require_relative "../../analysis"
 module Ractorbench
   module Reports
     module Html
-      # The report's charts, each an SVG string, from [group, row] pairs.
+      # The report's charts from [group, row] pairs: each has a #title (the
+      # page's caption, where it can wrap) and #to_s (the SVG).
       class Charts
         # Okabe and Ito's colour-blind-safe palette; serial is grey.
         PALETTE = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #8C6D1F #000000].freeze
         SERIAL = "#8a8a8a"
         VERDICT_COLOURS = {slower: "#D55E00", faster: "#009E73", same: "#9a9a9a", too_few: "#c8c8c8", unknown: "#c8c8c8"}.freeze
+
+        # A workload's name with its parameters made short enough for a
+        # caption or a cell: a path by its file name, a long number by three
+        # significant digits ("try (file=parse.rb,module=Parse,...)").
+        def self.short_title(workload, params)
+          return workload.to_s unless params
+
+          short = params.to_s.split(",").map do |pair|
+            key, value = pair.split("=", 2)
+            value = File.basename(value) if value&.include?("/")
+            value = format("%.3g", Float(value)) if value&.match?(/\A\d+\.\d{4,}\z/)
+            value ? "#{key}=#{value}" : key
+          end
+          "#{workload} (#{short.join(",")})"
+        end
 
         def initialize(analysis, pairs)
           @analysis = analysis
@@ -37,7 +53,7 @@ module Ractorbench
             scale, unit = axis_unit(members.filter_map { |_, r| r["messages_time"]["max"] }.max.to_f)
             bars = members.map { |_, r| time_bar(r, scale) }
             Svg::IntervalBars.new(title: "#{title(workload, params)} — W=#{workers}, M=#{messages}: messages-only time",
-              axis: "#{unit} (median; whisker: 95% interval of the median)", bars: bars).to_s
+              axis: "#{unit} (median; whisker: 95% interval of the median)", bars: bars)
           end
         end
 
@@ -54,7 +70,7 @@ module Ractorbench
             next if series.empty?
 
             Svg::LineChart.new(title: "#{title(workload, params)} — M=#{messages}#{" — #{ruby}" if several_rubies?}: speedup over serial",
-              x_axis: "workers", y_axis: "speedup (×)", series: series).to_s
+              x_axis: "workers", y_axis: "speedup (×)", series: series)
           end
         end
 
@@ -67,7 +83,7 @@ module Ractorbench
             refs = [Svg::IntervalBars::Reference.new(value: workers.to_f, label: "W=#{workers}")]
             refs << Svg::IntervalBars::Reference.new(value: usable.to_f, label: "#{usable} usable cores") if usable && usable != workers
             Svg::IntervalBars.new(title: "#{title(workload, params)} — W=#{workers}, M=#{messages}: CPU utilisation",
-              axis: "cores busy: (user + system) / wall (median; whisker: 95% interval)", bars: bars, references: refs).to_s
+              axis: "cores busy: (user + system) / wall (median; whisker: 95% interval)", bars: bars, references: refs)
           end
         end
 
@@ -81,7 +97,7 @@ module Ractorbench
             bars = ag.rows.map { |row| ruby_bar(row) }
             Svg::IntervalBars.new(title: "#{ag.side.label} against #{comparison.baseline.label}: time ratio (below 1: #{ag.side.label} is faster)",
               axis: "messages-only time on #{ag.side.label} / on #{comparison.baseline.label}", bars: bars,
-              references: [Svg::IntervalBars::Reference.new(value: 1.0, label: "1× (same)")]).to_s
+              references: [Svg::IntervalBars::Reference.new(value: 1.0, label: "1× (same)")])
           end
         end
 
@@ -101,7 +117,7 @@ module Ractorbench
           @pairs.group_by { |_, r| r.values_at("workload", "params", "workers", "messages") }
         end
 
-        def title(workload, params) = Plan::Configuration.title(workload, params)
+        def title(workload, params) = Charts.short_title(workload, params)
 
         def bar_label(row) = several_rubies? ? "#{row["model"]} · #{row["ruby"]}" : row["model"]
 
@@ -154,13 +170,13 @@ module Ractorbench
 
         def ruby_bar(row)
           workload, model, workers, messages, params = row.key
-          label = "#{title(workload, params)} W=#{workers} M=#{messages} #{model}"
+          detail = "#{title(workload, params)} W=#{workers} M=#{messages}"
           ci = row.ratio_ci
           verdict = {slower: "slower", faster: "faster", same: "~ no detectable change", too_few: "? too few runs to tell",
-            unknown: "?"}.fetch(row.verdict)
+                     unknown: "?"}.fetch(row.verdict)
           text = (ci.known? ? format("%.2f× [%.2f, %.2f]", row.ratio, ci.low, ci.high) : format("%.2f×", row.ratio)) +
             " #{verdict}, n=#{row.test.n1}+#{row.test.n2}"
-          Svg::IntervalBars::Bar.new(label: label, value: row.ratio, low: ci.low, high: ci.high,
+          Svg::IntervalBars::Bar.new(label: model, detail: detail, value: row.ratio, low: ci.low, high: ci.high,
             color: VERDICT_COLOURS.fetch(row.verdict), text: text)
         end
       end

@@ -10,8 +10,11 @@ module Ractorbench
       # whether its lead over the runner-up is more than noise (Mann-Whitney,
       # Holm-adjusted over all the configurations at once).
       module Winners
+        # sureness: :clear (the lead is beyond the noise), :too_few (so few
+        # runs that no lead could have shown: not the same as "no lead"),
+        # :same (enough runs, no detectable lead), :only (one model ran).
         Entry = Struct.new(:workload, :params, :workers, :messages, :ruby, :winner, :runner_up, :lead, :p, :p_holm,
-          :clear, keyword_init: true)
+          :clear, :sureness, keyword_init: true)
 
         module_function
 
@@ -22,11 +25,27 @@ module Ractorbench
           panels = pairs.select { |g, r| r["samples"].to_i.positive? && !g.all_disturbed? }
             .group_by { |_, r| r.values_at("workload", "params", "workers", "messages", "ruby") }
           entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r["messages_time"]["median"] }) }
+          tests = entries.count(&:p)
           Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
-            entries[i].p_holm = p
-            entries[i].clear = !p.nil? && p < alpha
+            e = entries[i]
+            e.p_holm = p
+            e.clear = !p.nil? && p < alpha
+            e.sureness = sureness(e, tests, alpha)
           end
           entries
+        end
+
+        def sureness(e, tests, alpha)
+          return :only unless e.runner_up
+          return :clear if e.clear
+          return :too_few if e.p_holm.nil? || Stats::MannWhitney.min_p(e.winner["samples"], e.runner_up["samples"]) * tests >= alpha
+
+          :same
+        end
+
+        # Runs per model that would let a lead show at all, with this many tests.
+        def runs_needed(tests, alpha: 0.05)
+          (2..100).find { |n| Stats::MannWhitney.min_p(n, n) * [tests, 1].max < alpha }
         end
 
         def entry(key, members)
@@ -50,8 +69,7 @@ module Ractorbench
           runner_up = name.call(e.runner_up["model"])
           return "ahead of #{runner_up} by #{lead} (Holm p #{format_p(e.p_holm)})" if e.clear
 
-          too_few = e.p_holm.nil? || Stats::MannWhitney.min_p(e.winner["samples"], e.runner_up["samples"]) >= 0.05
-          "~ no clear lead over #{runner_up} (#{lead}, Holm p #{format_p(e.p_holm)}#{", too few runs to tell" if too_few})"
+          "~ no clear lead over #{runner_up} (#{lead}, Holm p #{format_p(e.p_holm)}#{", too few runs to tell" if e.sureness == :too_few})"
         end
 
         def format_p(p)

@@ -10,15 +10,17 @@ module Ractorbench
       # for the same total work, a line per model with its 95% intervals,
       # the ideal (speedup = workers, up to the usable cores) and each
       # model's Amdahl fit as a dashed curve, its serial fraction in the legend.
+      # 400 units wide with the legend under the plot, to read on a phone;
+      # the title (and the parameters, which can hold a long path) go in the
+      # page's caption, where they wrap.
       class SweepChart
-        WIDTH = 640
-        HEIGHT = 320
-        LEFT = 48
-        RIGHT = 250
-        TOP = 30
-        BOTTOM = 40
-        LEGEND_CHARS = 34
-        PARAMS_CHARS = 48
+        WIDTH = 400
+        PLOT = 220
+        LEFT = 44
+        RIGHT = 14
+        TOP = 14
+        AXIS = 44
+        LEGEND = 36
 
         # colour: model name -> CSS colour (the report's palette)
         def initialize(panel, colour:)
@@ -26,17 +28,19 @@ module Ractorbench
           @colour = colour
         end
 
+        def title = "#{@panel.workload}: #{@panel.jobs} jobs at every worker count#{" — #{@panel.ruby}" if @panel.ruby}"
+
+        # The parameters, for the caption under the title.
+        def note = @panel.params&.to_s
+
         def to_s
           counts = @panel.worker_counts
           ys = @panel.series.flat_map { |s| s.points.flat_map { |p| [p.speedup, p.high] } }.compact
           top = [*ys, *counts.map { |w| ideal(w) }].max.to_f
           pad = [(counts.max - counts.min) * 0.06, 0.4].max
           x = Scale.new(counts.min - pad, counts.max + pad, LEFT, WIDTH - RIGHT)
-          y = Scale.nice(0, top * 1.05, HEIGHT - BOTTOM, TOP)
-          title = "#{@panel.workload}: #{@panel.jobs} jobs at every worker count#{" — #{@panel.ruby}" if @panel.ruby}"
-          svg = Canvas.new(WIDTH, HEIGHT, label: "#{title} #{@panel.params}: speedup over serial")
-          svg.text(4, 16, title, class: "chart-title")
-          svg.text(WIDTH - 4, 16, short(@panel.params.to_s), class: "note", text_anchor: "end", tooltip: @panel.params.to_s) if @panel.params
+          y = Scale.nice(0, top * 1.05, bottom, TOP)
+          svg = Canvas.new(WIDTH, bottom + AXIS + @panel.series.size * LEGEND, label: "#{title} #{note}: speedup over serial")
           axes(svg, x, y, counts)
           ideal_line(svg, x, y, counts)
           @panel.series.each_with_index { |s, i| draw(svg, x, y, s, i, counts) }
@@ -47,17 +51,19 @@ module Ractorbench
 
         def ideal(workers) = @panel.usable_cores ? [workers, @panel.usable_cores].min : workers
 
+        def bottom = TOP + PLOT
+
         def axes(svg, x, y, counts)
           y.ticks.each do |t|
             svg.line(LEFT, y.call(t), WIDTH - RIGHT, y.call(t), class: "grid")
             svg.text(LEFT - 6, y.call(t) + 4, Scale.label(t), class: "tick", text_anchor: "end")
           end
-          counts.each { |w| svg.text(x.call(w), HEIGHT - BOTTOM + 14, w.to_s, class: "tick", text_anchor: "middle") }
-          svg.line(LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM, class: "axis")
-          svg.line(LEFT, TOP, LEFT, HEIGHT - BOTTOM, class: "axis")
-          svg.text((LEFT + WIDTH - RIGHT) / 2, HEIGHT - 6, "workers", class: "axis-label", text_anchor: "middle")
-          mid = (TOP + HEIGHT - BOTTOM) / 2
-          svg.text(12, mid, "speedup (×)", class: "axis-label", text_anchor: "middle", transform: "rotate(-90 12 #{mid})")
+          counts.each { |w| svg.text(x.call(w), bottom + 16, w.to_s, class: "tick", text_anchor: "middle") }
+          svg.line(LEFT, bottom, WIDTH - RIGHT, bottom, class: "axis")
+          svg.line(LEFT, TOP, LEFT, bottom, class: "axis")
+          svg.text((LEFT + WIDTH - RIGHT) / 2, bottom + 34, "workers", class: "axis-label", text_anchor: "middle")
+          mid = (TOP + bottom) / 2
+          svg.text(14, mid, "speedup (×)", class: "axis-label", text_anchor: "middle", transform: "rotate(-90 14 #{mid})")
         end
 
         def ideal_line(svg, x, y, counts)
@@ -98,17 +104,13 @@ module Ractorbench
             tooltip: "#{series.model}: Amdahl fit, serial fraction #{format("%.3f", fit.fraction)}")
         end
 
+        # Under the plot: the model's name whole, then its fit.
         def legend(svg, series, index, colour)
-          ly = TOP + 8 + index * 34
-          lx = WIDTH - RIGHT + 14
-          svg.line(lx, ly, lx + 18, ly, stroke: colour, class: "series")
-          name = (series.model.length > LEGEND_CHARS) ? "#{series.model[0, LEGEND_CHARS - 1]}…" : series.model
-          svg.text(lx + 24, ly + 4, name, tooltip: series.model, class: "legend")
-          svg.text(lx + 24, ly + 18, fit_label(series.fit), class: "legend")
+          ly = bottom + AXIS + index * LEGEND + 12
+          svg.line(LEFT, ly - 4, LEFT + 18, ly - 4, stroke: colour, class: "series")
+          svg.text(LEFT + 24, ly, series.model, class: "legend")
+          svg.text(LEFT + 24, ly + 16, fit_label(series.fit), class: "legend note")
         end
-
-        # Parameters can hold a long path: keep the end, where the file name is.
-        def short(text) = (text.length > PARAMS_CHARS) ? "…#{text[-(PARAMS_CHARS - 1)..]}" : text
 
         def fit_label(fit)
           case fit.kind
