@@ -42,6 +42,9 @@ module Ractorbench
         raise UsageError, "--wide widens the summary table; --format #{@format} is not the summary" if @wide && !summary?
       end
 
+      # The results file, once call has run (Ractorbench.run reads it).
+      attr_reader :results_path
+
       def call
         session = @resume ? resume_session : new_session
         collect(session)
@@ -76,7 +79,7 @@ module Ractorbench
         o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = Plan::NumberList.positive_integer("--reps", n) }
         o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
         Rubies::Variants.add_options(o, @variants)
-        o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
+        o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = Plan::NumberList.seed("--seed", n) }
         o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
         Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
         o.on("-o", "--output FILE", "results file (JSON Lines)") { |f| @output = f }
@@ -125,6 +128,7 @@ module Ractorbench
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
       def collect(session)
+        @results_path = session.path
         collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
           writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), quiet_wait: @quiet_wait)
         collector.collect(session.runs, first_seq: session.first_seq)
@@ -182,12 +186,6 @@ module Ractorbench
         raise UsageError, "expected a comma-separated list, got #{text.inspect}" if items.empty?
 
         items
-      end
-
-      def seed(text)
-        Integer(text, 10).tap { |n| raise ArgumentError if n.negative? }
-      rescue ArgumentError
-        raise UsageError, "--seed must be a non-negative integer, got #{text.inspect}"
       end
     end
 

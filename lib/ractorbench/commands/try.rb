@@ -72,6 +72,9 @@ module Ractorbench
         @file = argv.first
       end
 
+      # The results file of the sweep, once call has run (nil after --check).
+      attr_reader :results_path
+
       def call
         check_file
         target = ruby.probe!
@@ -100,6 +103,7 @@ module Ractorbench
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
+          o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
         end
       end
@@ -147,9 +151,10 @@ module Ractorbench
         # Serial ignores the worker count: measured once, it is every count's baseline.
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
-        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
+        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded))
+        @results_path = path
         announce(plan, models, counts, items, preflight)
         collect(catalog, target, plan, writer)
         analysis = Analysis.new(Store.read(path))
