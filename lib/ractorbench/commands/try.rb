@@ -17,6 +17,7 @@ require_relative "../advisor/diagnosis"
 require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
 require_relative "../advisor/outcome"
+require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
@@ -67,6 +68,11 @@ module Ractorbench
         @reps = DEFAULT_REPS
         @timeout = DEFAULT_TIMEOUT
         parser.parse!(argv)
+        if @example
+          raise UsageError, "try takes a FILE or --example NAME, not both" unless argv.empty?
+
+          argv << Ractorbench::Advisor::Examples.path(@example)
+        end
         raise UsageError, "try needs one FILE, e.g. `ractorbench try my_work.rb` (see `ractorbench try --help`)" unless argv.size == 1
 
         @file = argv.first
@@ -92,7 +98,7 @@ module Ractorbench
         [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
 
       def parser
-        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
+        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]   (or: ractorbench try --example NAME)\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
@@ -104,6 +110,8 @@ module Ractorbench
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
+          o.on("--example NAME", "an example that ships with ractorbench instead of FILE: " \
+            "#{Ractorbench::Advisor::Examples.all.keys.join(", ")} (`ractorbench list` shows where)") { |n| @example = n }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
         end
       end
