@@ -22,7 +22,7 @@ class RunExplanationsTest < Minitest::Test
   def test_a_run_that_left_a_worker_idle_is_flagged
     _, report = run_and_report("--load", fixture("lopsided_model.rb"), "-w", "tarai", "-m", "serial,lopsided,processes",
       "--workers", "2", "--messages", "2", "--param", "x=8", "--param", "y=4", "--reps", "1")
-    assert_match(/WARNING: in 1 configuration\(s\) a worker did no job while another did 2 or more \(tarai\/lopsided\/w2\/m2\/x=8,y=4\/ruby: 1 of 1 runs, jobs per worker \[4, 0\]\)/, report)
+    assert_match(/WARNING: in 1 configuration a worker did no job while another did 2 or more \(tarai\/lopsided\/w2\/m2\/x=8,y=4\/ruby: 1 of 1 runs, jobs per worker \[4, 0\]\)/, report)
     assert_match(/\| lopsided +\|.*\|\s+\d\.\d\d× \? \|/, report, "the speedup cell is marked")
     refute_match(/\| processes +\|.*× \? \|/, report, "processes spreads four jobs over both workers")
   end
@@ -30,7 +30,7 @@ class RunExplanationsTest < Minitest::Test
   def test_work_too_short_to_show_parallelism_gets_a_warning
     _, report = run_and_report("-w", "tarai", "-m", "serial,ractors", "--workers", "2", "--messages", "1",
       "--param", "x=8", "--param", "y=4", "--reps", "1")
-    assert_match(/WARNING: the work of 1 configuration\(s\) takes under 50 ms serially \(tarai\/w2\/m1\/x=8,y=4\/ruby: \d+ ms\): too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size/, report)
+    assert_match(/WARNING: the work of 1 configuration takes under 50 ms serially \(tarai\/w2\/m1\/x=8,y=4\/ruby: \d+ ms\): too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size/, report)
   end
 
   def test_work_long_enough_gets_no_such_warning
