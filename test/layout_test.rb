@@ -62,8 +62,8 @@ class LayoutTest < Minitest::Test
   # plug in by file).
   def test_lib_is_laid_out_by_stage
     loose = Dir[File.join(LIB, "ractorbench", "*.rb")].map { |f| File.basename(f, ".rb") }.sort
-    assert_equal %w[analysis cli console errors paths plural printable reports store version], loose
+    assert_equal %w[analysis api cli console errors paths plural printable reports store version], loose
     folders = Dir[File.join(LIB, "ractorbench", "*/")].map { |d| File.basename(d) }.sort
-    assert_equal %w[advisor analysis cli commands measure plan reports rubies stats store], folders
+    assert_equal %w[advisor analysis api cli commands measure plan reports rubies stats store], folders
   end
 end

@@ -6,6 +6,7 @@ require_relative "../../../harness/ractorbench/harness/subject"
 
 require_relative "../cli"
 require_relative "../cli/parser"
+require_relative "../advisor/examples"
 require_relative "../plural"
 require_relative "../errors"
 
@@ -28,6 +29,8 @@ module Ractorbench
         section("Workloads", catalog.workloads.map { |w| [w.name, w.description] })
         section("Models", catalog.models.map { |m| [m.name, "#{m.description}#{" [#{m.family}]" if m.family}"] })
         section("Suites", Plan::Suite.all.map { |s| [s.name, "#{s.description} [#{Plural.count(s.reps, "rep")}]"] })
+        section("Examples (ractorbench try --example NAME; files in #{Ractorbench::Advisor::Examples::DIR})",
+          Ractorbench::Advisor::Examples.all.map { |name, file| [name, Ractorbench::Advisor::Examples.description(file)] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
           Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
         0

@@ -44,6 +44,9 @@ module Ractorbench
         raise UsageError, "--wide widens the summary table; --format #{@format} is not the summary" if @wide && !summary?
       end
 
+      # The results file, once call has run (Ractorbench.run reads it).
+      attr_reader :results_path
+
       def call
         session = @resume ? resume_session : new_session
         collect(session)
@@ -80,7 +83,7 @@ module Ractorbench
         o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = Plan::NumberList.positive_integer("--reps", n) }
         o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
         Rubies::Variants.add_options(o, @variants)
-        o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = seed(n) }
+        o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = Plan::NumberList.seed("--seed", n) }
         o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
         Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
         o.on("-o", "--output FILE", "results file (JSON Lines); never replaces anything") { |f| @output = f }
@@ -179,6 +182,7 @@ module Ractorbench
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
       def collect(session)
+        @results_path = session.writer.path
         collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
           writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), quiet_wait: @quiet_wait)
         begin
@@ -256,12 +260,6 @@ module Ractorbench
         raise UsageError, "expected a comma-separated list, got #{text.inspect}" if items.empty?
 
         items
-      end
-
-      def seed(text)
-        Integer(text, 10).tap { |n| raise ArgumentError if n.negative? }
-      rescue ArgumentError
-        raise UsageError, "--seed must be a non-negative integer, got #{text.inspect}"
       end
     end
 

@@ -18,6 +18,7 @@ require_relative "../advisor/diagnosis"
 require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
 require_relative "../advisor/outcome"
+require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
@@ -69,10 +70,18 @@ module Ractorbench
         @reps = DEFAULT_REPS
         @timeout = DEFAULT_TIMEOUT
         parser.parse!(argv)
+        if @example
+          raise UsageError, "try takes a FILE or --example NAME, not both" unless argv.empty?
+
+          argv << Ractorbench::Advisor::Examples.path(@example)
+        end
         raise UsageError, "try needs one FILE, e.g. `ractorbench try my_work.rb` (see `ractorbench try --help`)" unless argv.size == 1
 
         @file = argv.first
       end
+
+      # The results file of the sweep, once call has run (nil after --check).
+      attr_reader :results_path
 
       def call
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
@@ -92,7 +101,7 @@ module Ractorbench
         [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
 
       def parser
-        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
+        @parser ||= CLI::Parser.new("Usage: ractorbench try FILE [options]   (or: ractorbench try --example NAME)\n\n#{CONTRACT}\nOptions:", exit_codes: EXIT_CODES) do |o|
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
@@ -104,6 +113,9 @@ module Ractorbench
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
+          o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
+          o.on("--example NAME", "an example that ships with ractorbench instead of FILE: " \
+            "#{Ractorbench::Advisor::Examples.all.keys.join(", ")} (`ractorbench list` shows where)") { |n| @example = n }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
         end
       end
@@ -151,9 +163,10 @@ module Ractorbench
         # Serial ignores the worker count: measured once, it is every count's baseline.
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
-        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: Random.new_seed % 2**32)
+        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded), force: @force)
+        @results_path = path
         announce(plan, models, counts, items, preflight)
         collect(catalog, target, plan, writer)
         path = writer.path

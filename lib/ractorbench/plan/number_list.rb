@@ -25,6 +25,16 @@ module Ractorbench
         raise UsageError, "#{option} must be a positive integer, got #{text.inspect}"
       end
 
+      # A run order's seed: 0 or more (the plan takes it modulo 2**32).
+      def seed(option, text)
+        value = Integer(text.to_s, 10)
+        raise ArgumentError if value.negative?
+
+        value
+      rescue ArgumentError, TypeError
+        raise UsageError, "#{option} must be a non-negative integer, got #{text.inspect}"
+      end
+
       def positive_float(option, text)
         value = Float(text)
         raise ArgumentError unless value.positive? && value.finite?

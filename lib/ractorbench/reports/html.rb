@@ -59,7 +59,7 @@ module Ractorbench
         def warnings = @warnings ||= Analysis::Warnings.for(analysis, rows).map(&:message)
 
         # One box per workload: the answer before the evidence.
-        def verdict_boxes = VerdictBoxes.new(@pairs).boxes
+        def verdict_boxes = @verdict_boxes ||= VerdictBoxes.new(@pairs).boxes
 
         # What `try` concluded, for a results file `try` wrote (else nil).
         def try_outcome

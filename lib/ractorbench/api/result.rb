@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+require_relative "../store"
+require_relative "../analysis"
+require_relative "../reports/parts/rows"
+require_relative "../reports/parts/winners"
+require_relative "../reports/parts/verdict"
+require_relative "../advisor/outcome"
+require_relative "../plan/configuration"
+
+module Ractorbench
+  module API
+    # What Ractorbench.try and Ractorbench.run return: the figures read back
+    # from the results file the command wrote, the verdict in words, and
+    # what the command printed.
+    class Result
+      # One model's speedup over serial at one configuration, with its 95%
+      # bootstrap interval (low/high nil under 6 runs).
+      Speedup = Struct.new(:workload, :params, :model, :workers, :messages, :ruby, :speedup, :low, :high, :samples,
+        keyword_init: true)
+
+      # kind: :try or :run; path: the results file (nil after a check only);
+      # text, log: what the command printed on stdout and stderr.
+      attr_reader :kind, :path, :exit_code, :text, :log
+
+      def initialize(kind:, path:, exit_code:, text:, log:)
+        @kind = kind
+        @path = path
+        @exit_code = exit_code
+        @text = text
+        @log = log
+      end
+
+      # Every run succeeded and every model agreed (the command's exit code 0).
+      def ok? = exit_code.zero?
+
+      def analysis = @analysis ||= path && Analysis.new(Store.read(path))
+
+      # The figures of every configuration (Analysis::Row: row.model,
+      # row.workers, row.speedup, row.messages_time["median"], ...), as every
+      # report shows them.
+      def rows = analysis ? Reports::Parts::Rows.for(analysis) : []
+
+      def speedups
+        rows.select { |r| r.speedup && r.model != Analysis::BASELINE }.map do |r|
+          ci = r.speedup_ci || {}
+          Speedup.new(workload: r.workload, params: r.params, model: r.model, workers: r.workers, messages: r.messages,
+            ruby: r.ruby, speedup: r.speedup, low: ci["low"], high: ci["high"], samples: r.samples)
+        end
+      end
+
+      # try: its recommendation, line by line ("Recommendation: use ...",
+      # then the reasons). run: for each workload and size, the fastest
+      # model and how sure that is - after INCONCLUSIVE when most runs were
+      # disturbed by other programs (those are left out of any verdict).
+      def recommendation
+        return [] unless analysis
+        return outcome.recommendation if kind == :try
+
+        groups = Reports::Parts::Rows.groups(analysis)
+        busy = Reports::Parts::Verdict.busy?(analysis) ? [Reports::Parts::Verdict.inconclusive(analysis)] : []
+        busy + Reports::Parts::Winners.for(groups.zip(rows)).map do |e|
+          "#{Plan::Configuration.title(e.workload, e.params)} W=#{e.workers} M=#{e.messages} #{e.ruby}: " \
+            "#{e.winner["model"]} fastest, #{Reports::Parts::Winners.verdict(e)}"
+        end
+      end
+
+      # try: why a model could not run the work, each as the lines try prints.
+      def diagnoses = (kind == :try && analysis) ? outcome.diagnoses.map(&:lines) : []
+
+      def outcome = @outcome ||= Advisor::Outcome.new(analysis)
+    end
+  end
+end
