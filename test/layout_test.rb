@@ -57,11 +57,11 @@ class LayoutTest < Minitest::Test
   end
 
   # The stage folders are the pipeline; anything loose in lib/ractorbench/
-  # is shared by every stage (errors, paths, version, the CLI and the
+  # is shared by every stage (errors, paths, version, printable text, the CLI and the
   # registries of stages that plug in by file).
   def test_lib_is_laid_out_by_stage
     loose = Dir[File.join(LIB, "ractorbench", "*.rb")].map { |f| File.basename(f, ".rb") }.sort
-    assert_equal %w[analysis cli errors paths reports store version], loose
+    assert_equal %w[analysis cli errors paths printable reports store version], loose
     folders = Dir[File.join(LIB, "ractorbench", "*/")].map { |d| File.basename(d) }.sort
     assert_equal %w[advisor analysis commands measure plan reports rubies stats store], folders
   end
