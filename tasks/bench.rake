@@ -15,3 +15,10 @@ namespace :bench do
     sh "exe/ractorbench", "report", out, "--format", "markdown"
   end
 end
+
+namespace :bench do
+  desc "report on a generated file of RUNS=1000000 runs: wall time and peak memory, text and html (FORMATS=text,html)"
+  task :big_report do
+    ruby "benchmarks/big_report.rb"
+  end
+end

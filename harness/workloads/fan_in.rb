@@ -25,6 +25,9 @@ module Ractorbench
         Harness::ParamCheck.one_of(params, :via, VIAS)
       end
 
+      # A message costs ~1,500 plain calls' time through a select.
+      def self.estimate(count, _params, per_call) = count * 1_500 * per_call
+
       def self.jobs(count, _params)
         (1..count).to_a.freeze
       end

@@ -22,6 +22,14 @@ module Ractorbench
         Array.new(count, params.fetch(:n)).freeze
       end
 
+      # fib(n) makes 2 fib(n+1) - 1 calls; beyond n = 200 say Infinity.
+      def self.estimate(count, params, per_call)
+        n = params[:n]
+        return nil unless n.is_a?(Integer)
+
+        (n > 200) ? Float::INFINITY : count * (2 * iterative(n + 1) - 1) * per_call
+      end
+
       def self.work(n)
         fibonacci(n)
       end

@@ -10,6 +10,8 @@ module Ractorbench
       extend Harness::Workload
       workload "noop", "does nothing: the cost of a model's own machinery and of the harness"
 
+      def self.estimate(count, _params, per_call) = count * 3 * per_call
+
       def self.work(job)
         job
       end

@@ -36,6 +36,15 @@ module Ractorbench
         "#{key} must be a positive number of seconds, got #{value.inspect}; e.g. --param #{key}=#{example}" unless value.is_a?(Numeric) && value.positive?
       end
 
+      # Time-boxed: the samples and the warm-up, then as long again for
+      # calibration and the empty loop.
+      def self.estimate(_count, params, _per_call)
+        time, samples, warmup = params.values_at(:time, :samples, :warmup)
+        return nil unless time.is_a?(Numeric) && samples.is_a?(Integer)
+
+        2 * (time * samples + (warmup.is_a?(Numeric) ? warmup : time / 2.0))
+      end
+
       def self.work(_job)
         raise NotImplementedError, "ops-per-second measures a subject (measure_run), it has no jobs"
       end

@@ -24,6 +24,12 @@ module Ractorbench
         Harness::ParamCheck.integer(params, :nodes, 100, min: 1)
       end
 
+      # A hop costs ~400 plain calls' time (a ractor's send and receive).
+      def self.estimate(count, params, per_call)
+        nodes = params[:nodes]
+        count * nodes * 400 * per_call if nodes.is_a?(Integer)
+      end
+
       def self.jobs(count, _params)
         (1..count).to_a.freeze
       end

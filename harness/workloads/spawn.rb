@@ -20,6 +20,10 @@ module Ractorbench
         Harness::ParamCheck.one_of(params, :gc, %w[on off])
       end
 
+      # A unit costs ~1,800 plain calls' time as a thread and ~100,000 as a
+      # forked process (the dearest model, to be safe).
+      def self.estimate(count, _params, per_call) = count * 100_000 * per_call
+
       def self.jobs(count, _params)
         (1..count).to_a.freeze
       end

@@ -26,6 +26,25 @@ module Ractorbench
         Array.new(count, params.values_at(:x, :y, :z).freeze).freeze
       end
 
+      # How many calls tarai(x, y, z) makes, from the recursion itself
+      # (memoised, the arguments' results from the closed form); beyond x =
+      # 40 it is astronomically many, said as Infinity.
+      def self.calls(x, y, z, memo = {})
+        return 1 if x <= y
+        return Float::INFINITY if x > 40 || [x, y, z].min < -40
+
+        memo[[x, y, z]] ||= begin
+          inner = [[x - 1, y, z], [y - 1, z, x], [z - 1, x, y]]
+          1 + inner.sum { |args| calls(*args, memo) } + calls(*inner.map { |args| closed_form(*args) }, memo)
+        end
+      end
+
+      # One tarai call costs about four plain calls' time.
+      def self.estimate(count, params, per_call)
+        x, y, z = params.values_at(:x, :y, :z)
+        count * 4 * calls(x, y, z) * per_call if [x, y, z].all?(Integer)
+      end
+
       def self.work((x, y, z))
         tarai(x, y, z)
       end

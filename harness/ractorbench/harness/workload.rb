@@ -11,6 +11,10 @@ module Ractorbench
     #   check(results, count, params) nil, or why the results are wrong
     #   default_params              workload-specific knobs (`--param key=value`)
     #   validate(params, count)     nil, or why the parameters make no sense
+    #   estimate(count, params, per_call)  about how many seconds count jobs take
+    #                               serially, per_call being one plain Ruby method
+    #                               call's time here; nil if unknown (driver only:
+    #                               `run` refuses sizes far beyond the timeout)
     #   prepare(model, jobs, workers, params)  the run to time (see PreparedRun);
     #                               a job workload leaves it to the model
     #   job_seconds                 nil, or how long one job takes (known after
@@ -30,6 +34,10 @@ module Ractorbench
       end
 
       def validate(_params, _count)
+        nil
+      end
+
+      def estimate(_count, _params, _per_call)
         nil
       end
 

@@ -5,6 +5,7 @@ require "time"
 require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
+require_relative "../plan/size"
 require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
@@ -102,10 +103,13 @@ module Ractorbench
         Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
         catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
-        targets = rubies.map { |t| t.probe!(timeout: timeout) }
-        probe_scaling(targets, entries)
+        given = rubies
+        Plan::Size.count!(entries, rubies: given.size, reps: repetitions)
         seed = @seed || Random.new_seed % 2**32
-        plan = Plan::Matrix.build(entries: entries, rubies: targets.map(&:name), reps: repetitions, seed: seed)
+        plan = Plan::Matrix.build(entries: entries, rubies: given.map(&:name), reps: repetitions, seed: seed)
+        Plan::Size.check!(plan.runs, catalog, timeout: timeout)
+        targets = given.map { |t| t.probe!(timeout: timeout) }
+        probe_scaling(targets, entries)
         renderer
         writer = Store::Writer.create(path, header(plan, targets, catalog), force: @force)
         note("ractorbench: #{Plural.count(plan.runs.size, "run")}, seed #{seed}, results in #{path}")
@@ -204,8 +208,8 @@ module Ractorbench
       def stopped(error, session)
         path = session.writer.path
         left = session.runs.size - error.recorded
-        raise Exit.new("#{error.message}: the run in flight was killed; #{error.recorded} more runs recorded in #{path}, " \
-          "#{left} left: `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
+        raise Exit.new("#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
+          "to run): `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
       end
 
       def renderer

@@ -54,7 +54,7 @@ module Ractorbench
         escaped = tree.kill(pid)
         status, ended = waiter.value
         pid = nil
-        pipes.drain(tree)
+        escaped += pipes.drain(tree)
         cpu_after = Process.times
         records, problem = decode(pipes.result)
         Result.new(status: status, timed_out: timed_out, whole_time: ended - started, records: records,
@@ -118,15 +118,17 @@ module Ractorbench
           end
         end
 
-        # Reads to the end, or kills what still holds the pipes and stops.
+        # Reads to the end, or kills what still holds the pipes (a process
+        # that escaped without the run's mark) and stops; their pids.
         def drain(tree)
           readers = [@out, @err, @result]
           deadline = now + DRAIN / 4
-          return if readers.all? { |r| r.ended_by?(deadline) }
+          return [] if readers.all? { |r| r.ended_by?(deadline) }
 
-          tree.kill_holders(readers.filter_map(&:inode))
+          holders = tree.kill_holders(readers.filter_map(&:inode))
           deadline = now + DRAIN
           readers.each { |r| r.finish(deadline) }
+          holders
         end
 
         def close

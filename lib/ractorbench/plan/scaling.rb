@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../../harness/workloads/tarai"
+
 module Ractorbench
   module Plan
     # How suites shrink work for --scale F when the work is not a count of
@@ -40,20 +42,7 @@ module Ractorbench
         candidates.min_by { |args| (Math.log(tarai_calls(*args)) - Math.log(target)).abs }
       end
 
-      def tarai_calls(x, y, z, memo = {})
-        return 1 if x <= y
-
-        memo[[x, y, z]] ||= begin
-          inner = [[x - 1, y, z], [y - 1, z, x], [z - 1, x, y]]
-          1 + inner.sum { |args| tarai_calls(*args, memo) } + tarai_calls(*inner.map { |args| tarai_value(*args) }, memo)
-        end
-      end
-
-      def tarai_value(x, y, z)
-        return y if x <= y
-
-        (y <= z) ? z : x
-      end
+      def tarai_calls(x, y, z) = Workloads::Tarai.calls(x, y, z)
     end
   end
 end

@@ -19,8 +19,7 @@ module Ractorbench
         file.close
         OutputPath.place(temp, path, force: force)
       rescue SystemCallError, IOError => e
-        file&.close unless file&.closed?
-        File.unlink(temp) if temp && File.exist?(temp)
+        OutputPath.discard(file, temp)
         raise UsageError, "cannot write #{path}: #{OutputPath.reason(e)}"
       end
     end

@@ -49,6 +49,17 @@ module Ractorbench
         [temp, File.open(temp, File::RDWR | File::CREAT | File::EXCL | File::APPEND, 0o644)]
       end
 
+      # A temporary file given up on: closed (what it could not flush is
+      # dropped, it is going anyway) and removed.
+      def discard(file, temp)
+        begin
+          file&.close unless file&.closed?
+        rescue SystemCallError, IOError
+          nil
+        end
+        File.unlink(temp) if temp && File.exist?(temp)
+      end
+
       # Puts the finished temporary file at path, by the rules above; the
       # temporary name is gone afterwards whatever happened.
       def place(temp, path, force:, exists: nil)

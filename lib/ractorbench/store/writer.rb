@@ -35,8 +35,7 @@ module Ractorbench
         OutputPath.place(temp, path, force: force, exists: exists)
         new(path, file)
       rescue SystemCallError, IOError => e
-        file&.close
-        File.unlink(temp) if temp && File.exist?(temp)
+        OutputPath.discard(file, temp)
         raise UsageError, "cannot write results to #{path}: #{OutputPath.reason(e)}"
       end
 
@@ -73,9 +72,16 @@ module Ractorbench
       end
 
       def self.sync_line(file, record)
-        file.write(JSON.generate(JsonSafe.record(record)), "\n")
-        file.flush
+        write_all(file, JSON.generate(JsonSafe.record(record)) + "\n")
         file.fsync
+      end
+
+      # Straight to the file (write(2), no buffer): what failed to be
+      # written is not flushed later behind the writer's back.
+      def self.write_all(file, data)
+        data = data.b
+        written = 0
+        written += file.syswrite(data.byteslice(written..)) while written < data.bytesize
       end
 
       def initialize(path, file)
@@ -128,12 +134,12 @@ module Ractorbench
         temp, copy = OutputPath.temporary(@path)
         @file.rewind
         @file.each_line { |l| copy.write(l) unless l.start_with?('{"type":"started"', '{"type":"interrupted"') }
+        copy.flush
         copy.fsync
         copy.close
         File.rename(temp, @path)
       rescue SystemCallError, IOError
-        copy&.close unless copy&.closed?
-        File.unlink(temp) if temp && File.exist?(temp)
+        OutputPath.discard(copy, temp)
       ensure
         close
       end
@@ -150,8 +156,7 @@ module Ractorbench
         restore_if_gone
         size = @file.size
         begin
-          @file.write(JSON.generate(JsonSafe.record(record)), "\n")
-          @file.flush
+          self.class.write_all(@file, JSON.generate(JsonSafe.record(record)) + "\n")
           @file.fsync if sync
         rescue SystemCallError, IOError => e
           cut_back(size)
@@ -191,6 +196,7 @@ module Ractorbench
         warn("ractorbench: warning: #{@path} was #{what} (#{copy.size} bytes kept)")
         @path = target
       rescue SystemCallError, IOError, UsageError => e
+        OutputPath.discard(copy, temp) unless copy.equal?(@file)
         raise Failed, "#{@path} was deleted or replaced during the collection and could not be written back: #{e.message}"
       end
 

@@ -1,0 +1,102 @@
+# frozen_string_literal: true
+
+require_relative "../errors"
+
+module Ractorbench
+  module Plan
+    # Sizes a plan before it starts, so that `--scale 1e9` is refused with
+    # its estimate instead of running into the timeout run after run. Each
+    # workload that can (Workload#estimate) says about how long a run of its
+    # jobs takes serially, in units of one plain Ruby method call, whose time
+    # is measured here, on this machine (the driver's Ruby: a Ruby under test
+    # with a JIT is faster, so estimates err long). Refused: a run estimated
+    # at more than FAR times the timeout, or a plan over a DAY, each run
+    # counted at most its timeout.
+    class Size
+      FAR = 10
+      DAY = 24 * 3600.0
+      # A fresh Ruby process takes at least this long, whatever it runs.
+      MIN_RUN = 0.1
+
+      # Before the matrix is built: a plan of more runs than fit in a day.
+      def self.count!(entries, rubies:, reps:)
+        count = entries.sum { |e| e.models.size * e.configs.size } * rubies * reps
+        return if count * MIN_RUN <= DAY
+
+        raise UsageError, "this plan has #{count} runs, over a day at #{MIN_RUN} s a run at the very least: " \
+          "lower --reps or the sizes, or split it into several collections"
+      end
+
+      # entries: Plan::Entry list; runs: Plan::RunSpec list (the matrix).
+      def self.check!(runs, catalog, timeout:)
+        new(catalog).check!(runs, timeout)
+      end
+
+      def initialize(catalog)
+        @catalog = catalog
+        @per_call = self.class.call_seconds
+        @estimates = {}
+      end
+
+      def check!(runs, timeout)
+        estimates = runs.map { |spec| [spec, estimate(spec)] }
+        spec, longest = estimates.select(&:last).max_by(&:last)
+        if longest && longest > FAR * timeout
+          raise UsageError, "#{title(spec)} W=#{spec.workers} M=#{spec.messages}: one run would take about " \
+            "#{duration(longest)} (#{jobs(spec)} jobs, estimated from this machine's speed), far beyond " \
+            "--timeout #{format("%g", timeout)}s: lower --scale, --messages or the workload's size"
+        end
+        total = estimates.sum { |_, seconds| [seconds || 0, timeout].min }
+        return if total <= DAY
+
+        raise UsageError, "this plan of #{runs.size} runs would take about #{duration(total)} (estimated from this " \
+          "machine's speed): lower --reps, --scale or the sizes, or split it into several collections"
+      end
+
+      # Seconds for one plain Ruby method call, the best of a few fib(18)s.
+      def self.call_seconds
+        @call_seconds ||= Array.new(5) do
+          started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          fib(18)
+          Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+        end.min / 8361.0 # fib(18) makes 2 fib(19) - 1 = 8,361 calls
+      end
+
+      def self.fib(n) = (n < 2) ? n : fib(n - 1) + fib(n - 2)
+
+      private
+
+      def estimate(spec)
+        key = [spec.workload, spec.workers * spec.messages, spec.params]
+        return @estimates[key] if @estimates.key?(key)
+
+        workload = @catalog.workload(spec.workload).implementation
+        params = workload.default_params.merge((spec.params || {}).transform_keys(&:to_sym))
+        @estimates[key] = begin
+          seconds = workload.estimate(spec.workers * spec.messages, params, @per_call)
+          seconds&.to_f
+        rescue
+          nil
+        end
+      end
+
+      def jobs(spec) = spec.workers * spec.messages
+
+      def title(spec)
+        params = spec.params.to_h.sort.map { |k, v| "#{k}=#{v}" }.join(",")
+        params.empty? ? spec.workload : "#{spec.workload} (#{params})"
+      end
+
+      def duration(seconds)
+        return "for ever" unless seconds.finite?
+        return format("%.0f s", seconds) if seconds < 120
+        return format("%.0f minutes", seconds / 60) if seconds < 7200
+        return format("%.1f hours", seconds / 3600) if seconds < 2 * DAY
+        return format("%.0f days", seconds / DAY) if seconds < 1000 * DAY
+
+        years = seconds / (365 * DAY)
+        (years < 1e6) ? format("%.0f years", years) : format("%.0e years", years)
+      end
+    end
+  end
+end
