@@ -68,6 +68,10 @@ class InterferenceTest < Minitest::Test
       assert_match(/^Recommendation: inconclusive: the machine was busy: \d+ of \d+ runs were disturbed .*run again with --wait-quiet$/, result.out)
       refute_match(/Recommendation: (use|stay serial)/, result.out)
     end
+    # Waiting for a CPU the hogs held is not the work's own waiting: the
+    # CPU-bound example still reads as CPU-bound (so fibers are not added).
+    share = results_lines(out).first.dig("try", "preflight", "cpu_share")
+    assert_operator share, :>=, 0.5
   end
 
   def test_a_bad_wait_is_one_line
