@@ -4,6 +4,7 @@ require "shellwords"
 require "time"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
+require_relative "../plan/adaptive_reps"
 require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
@@ -34,6 +35,7 @@ module Ractorbench
       end
 
       def call
+        @started = Time.now
         session = @resume ? resume_session : new_session
         collect(session)
       end
@@ -49,7 +51,11 @@ module Ractorbench
           o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = Plan::NumberList.positive_integers("--workers", l) }
           o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = Plan::NumberList.positive_integers("--messages", l) }
           o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
-          o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = Plan::NumberList.positive_integer("--reps", n) }
+          o.on("--reps N", "repetitions of each configuration, or auto[:SECONDS]: until each median's 95% interval is within ±5% " \
+            "or SECONDS (default #{Plan::AdaptiveReps::DEFAULT_BUDGET.to_i}) are spent") do |n|
+            @plan.adaptive = Plan::AdaptiveReps.parse(n)
+            @plan.reps = Plan::NumberList.positive_integer("--reps", n) unless @plan.adaptive
+          end
           o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @plan.scale = Plan::NumberList.positive_float("--scale", f) }
           o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{Plan::NumberList.positive_float("--time", t)}") }
           o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
@@ -118,15 +124,37 @@ module Ractorbench
 
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
+      def collector(session, count)
+        Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
+          writer: session.writer, progress: Measure::Progress.for(count, io: @err), wait_quiet: @wait_quiet)
+      end
+
       def collect(session)
-        collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), wait_quiet: @wait_quiet)
-        collector.collect(session.runs, first_seq: session.first_seq)
+        collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
+        adapt(session) if @plan.adaptive && !@resume
         session.writer.close
         analysis = Analysis.new(Store.read(session.path), first_run: @first_run || "auto")
         @out.write(renderer.render(analysis))
         @err.puts("ractorbench: results in #{session.path}; `ractorbench report #{session.path}` shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
+      end
+
+      # --reps auto: more repetitions of the configurations whose median is
+      # still uncertain, a block at a time, within the time budget.
+      def adapt(session)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @plan.adaptive.budget - (Time.now - @started)
+        rng = Random.new(session.runs.size)
+        seq = session.first_seq + session.runs.size
+        loop do
+          break if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
+
+          block = @plan.adaptive.next_block(Analysis.new(Store.read(session.path), first_run: "include"), rng)
+          break if block.empty?
+
+          @err.puts("ractorbench: --reps #{@plan.adaptive}: #{block.size} configuration(s) not yet within ±5%: one more run each")
+          collector(session, block.size).collect(block, first_seq: seq)
+          seq += block.size
+        end
       end
 
       def renderer
@@ -150,6 +178,7 @@ module Ractorbench
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
           "command" => (%w[ractorbench run] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
+          "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "plan" => plan.to_h
         }
