@@ -75,13 +75,15 @@ module Ractorbench
 
         # Times `work` on the sample, stopping once the budget is spent (but
         # after one item at least), and notes how much of the time was CPU.
-        # Time spent ready to run but queued for a CPU (other programs keeping
-        # the cores busy) is left out: it would make work that computes look
-        # like work that waits.
+        # Time spent ready to run while other programs held the CPUs (the
+        # run-queue delay Linux keeps in schedstat) is not waiting of the
+        # work's own: a busy machine must not make CPU-bound work look
+        # IO-bound.
         def time_work(target, items)
           results = []
           walls = []
           cpu = 0.0
+          delay0 = run_queue_delay
           items.each_with_index do |item, index|
             break if index.positive? && walls.sum > @budget
 
@@ -92,9 +94,20 @@ module Ractorbench
             walls << [now - wall0 - (queued_now - queued0), 0.0].max
             cpu += cpu_now - cpu0
           end
+          delay = run_queue_delay
+          delayed = (delay && delay0) ? delay - delay0 : 0.0
+          own = walls.sum - delayed
           steady = (walls.size > 2) ? walls.drop(1) : walls
           {:results => results, "sampled" => walls.size, "seconds_per_item" => median(steady),
-           "cpu_share" => walls.sum.positive? ? [cpu / walls.sum, 1.0].min : 1.0}
+           "cpu_share" => own.positive? ? [cpu / own, 1.0].min : 1.0}
+        end
+
+        # Seconds this thread has spent runnable but not running, or nil
+        # without /proc (Linux schedstat: on-CPU ns, run-queue wait ns, slices).
+        def run_queue_delay
+          Integer(File.read("/proc/thread-self/schedstat").split[1]) / 1e9
+        rescue SystemCallError, ArgumentError, TypeError
+          nil
         end
 
         def call_work(target, item, index)

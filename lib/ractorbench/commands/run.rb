@@ -6,6 +6,7 @@ require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
+require_relative "../plan/adaptive_reps"
 require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
@@ -49,6 +50,7 @@ module Ractorbench
       attr_reader :results_path
 
       def call
+        @started = Time.now
         session = @resume ? resume_session : new_session
         collect(session)
       ensure
@@ -81,7 +83,11 @@ module Ractorbench
 
       # How to run and report it: `run` and `tour` alike.
       def collection_options(o)
-        o.on("--reps N", "repetitions of each configuration") { |n| @plan.reps = Plan::NumberList.positive_integer("--reps", n) }
+        o.on("--reps N", "repetitions of each configuration, or auto[:SECONDS]: until each median's 95% interval is within ±5% " \
+          "or SECONDS (default #{Plan::AdaptiveReps::DEFAULT_BUDGET.to_i}) are spent") do |n|
+          @plan.adaptive = Plan::AdaptiveReps.parse(n)
+          @plan.reps = Plan::NumberList.positive_integer("--reps", n) unless @plan.adaptive
+        end
         o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
         Rubies::Variants.add_options(o, @variants)
         o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = Plan::NumberList.seed("--seed", n) }
@@ -157,7 +163,7 @@ module Ractorbench
       def refuse_plan_options
         given = {
           "--suite" => @plan.suite, "-w" => @plan.workloads, "-m" => @plan.models, "--workers" => @plan.workers,
-          "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps,
+          "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps || @plan.adaptive,
           "--scale" => @scale_given, "--ruby" => !@ruby_texts.empty?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
           "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force
         }.select { |_, v| v }.keys
@@ -185,12 +191,16 @@ module Ractorbench
 
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
+      def collector(session, count)
+        Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
+          writer: session.writer, progress: Measure::Progress.for(count, io: @err), quiet_wait: @quiet_wait)
+      end
+
       def collect(session)
         @results_path = session.writer.path
-        collector = Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(session.runs.size, io: @err), quiet_wait: @quiet_wait)
         begin
-          collector.collect(session.runs, first_seq: session.first_seq)
+          collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
+          adapt(session) if @plan.adaptive && !@resume
         rescue Measure::Collector::Stopped => e
           stopped(e, session)
         rescue Store::Writer::Failed => e
@@ -210,6 +220,24 @@ module Ractorbench
         left = session.runs.size - error.recorded
         raise Exit.new("#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
           "to run): `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
+      end
+
+      # --reps auto: more repetitions of the configurations whose median is
+      # still uncertain, a block at a time, within the time budget.
+      def adapt(session)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @plan.adaptive.budget - (Time.now - @started)
+        rng = Random.new(session.runs.size)
+        seq = session.first_seq + session.runs.size
+        loop do
+          break if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
+
+          block = @plan.adaptive.next_block(Analysis.new(Store.read(session.writer.path), first_run: "include"), rng)
+          break if block.empty?
+
+          @err.puts("ractorbench: --reps #{@plan.adaptive}: #{block.size} configuration(s) not yet within ±5%: one more run each")
+          collector(session, block.size).collect(block, first_seq: seq)
+          seq += block.size
+        end
       end
 
       def renderer
@@ -254,6 +282,7 @@ module Ractorbench
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
           "command" => (["ractorbench", command_name] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
+          "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h
         }

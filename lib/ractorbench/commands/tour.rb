@@ -46,6 +46,8 @@ module Ractorbench
       end
 
       def repetitions
+        return @plan.adaptive.initial if @plan.adaptive
+
         @plan.reps || suites.map { |s| s.tour.fetch(:reps) }.max
       end
 

@@ -33,7 +33,12 @@ module Ractorbench
         @params[key] = typed(value)
       end
 
+      # --reps auto[:SECONDS] (Plan::AdaptiveReps), or nil.
+      attr_accessor :adaptive
+
       def repetitions
+        return adaptive.initial if adaptive
+
         reps || suite&.reps || DEFAULT_REPS
       end
 
