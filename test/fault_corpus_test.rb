@@ -112,6 +112,7 @@ class FaultCorpusTest < Minitest::Test
   # how to resume, and exits 128 + the signal; the file is complete up to
   # the last finished run.
   def test_sigint_and_sigterm_kill_the_run_in_flight_and_say_how_to_resume
+    pid = nil
     {"INT" => 130, "TERM" => 143}.each do |signal, code|
       out = File.join(@dir, "#{signal}.jsonl")
       FileUtils.touch(File.join(@dir, "hang"))
@@ -122,6 +123,7 @@ class FaultCorpusTest < Minitest::Test
       wait_for { File.exist?(File.join(@dir, "hang.pid")) }
       Process.kill(signal, pid)
       _, status = Timeout.timeout(60) { Process.wait2(pid) }
+      pid = nil
       assert_equal code, status.exitstatus, File.read(err)
       assert_match(/stopped by SIG#{signal}: the run in flight was killed; .* `ractorbench run --resume .*#{signal}\.jsonl` finishes it/,
         File.read(err))
@@ -131,6 +133,9 @@ class FaultCorpusTest < Minitest::Test
       assert_equal 0, resumed.code, resumed.err
       assert_plan_exact(out)
     end
+  ensure
+    FileUtils.rm_f(File.join(@dir, "hang"))
+    Process.kill(:KILL, pid) && Process.wait(pid) if pid
   end
 
   def test_a_second_writer_is_refused
@@ -143,8 +148,13 @@ class FaultCorpusTest < Minitest::Test
     forced = guarded("run", "--load", HOSTILE, "-w", "noop", "-o", @out, "--force", env: hostile_env)
     assert_usage_error forced, /r\.jsonl is being written by another ractorbench/
     File.delete(File.join(@dir, "hang"))
-    Timeout.timeout(60) { Process.wait(pid) }
+    _, status = Timeout.timeout(60) { Process.wait2(pid) }
+    pid = nil
+    assert_equal 0, status.exitstatus, "the first writer finished undisturbed"
     assert_plan_completes
+  ensure
+    FileUtils.rm_f(File.join(@dir, "hang"))
+    Process.kill(:TERM, pid) && Process.wait(pid) if pid
   end
 
   # A small file system (tmpfs) filled up: during the header nothing is
