@@ -5,4 +5,9 @@ namespace :bench do
   task :try do
     ruby "benchmarks/try_examples.rb"
   end
+
+  desc "`try` on ITEMS=500000 tiny items: the measured part vs the rest of each run (MODELS, REPS)"
+  task :tiny_items do
+    ruby "benchmarks/try_tiny_items.rb"
+  end
 end

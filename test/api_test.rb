@@ -44,7 +44,7 @@ class APITest < Minitest::Test
     assert_equal 4, api.speedups.size, "threads and ractors at W=1 and W=2"
     api.speedups.each do |s|
       assert_operator s.speedup, :>, 0
-      assert_equal 2, s.samples
+      assert_equal counted_runs(api.path, model: s.model, workers: s.workers), s.samples
       assert_nil s.low, "2 runs: no bootstrap interval"
     end
     refute_empty api.recommendation

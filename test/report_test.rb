@@ -31,7 +31,7 @@ class ReportTest < Minitest::Test
     data = JSON.parse(ractorbench("report", @out, "--format", "json").out)
     serial = data["configurations"].find { |c| c["model"] == "serial" }
     threads = data["configurations"].find { |c| c["model"] == "threads" }
-    assert_equal 3, serial["messages_time"]["samples"]
+    assert_equal counted_runs(@out, model: "serial"), serial["messages_time"]["samples"]
     assert_in_delta 1.0, serial["speedup"], 1e-9
     expected = serial["messages_time"]["median"] / threads["messages_time"]["median"]
     assert_in_delta expected, threads["speedup"], 1e-9
@@ -42,7 +42,7 @@ class ReportTest < Minitest::Test
     csv = CSV.parse(ractorbench("report", @out, "--format", "csv").out, headers: true)
     assert_equal 3, csv.size
     assert_equal %w[ractors serial threads], csv.map { |r| r["model"] }.sort
-    assert_equal ["3"], csv.map { |r| r["messages_time_samples"] }.uniq
+    csv.each { |r| assert_equal counted_runs(@out, model: r["model"]).to_s, r["messages_time_samples"] }
     # Three runs are too few for a 95% interval of a median: the columns are there, empty.
     assert_includes csv.headers, "speedup_ci_low"
     assert_equal [nil], csv.map { |r| r["messages_time_ci_low"] }.uniq
@@ -67,8 +67,11 @@ class ReportTest < Minitest::Test
     assert_equal 0, result.code
     assert_equal 1, result.err.lines.size
     assert_match(/last line .* was cut off/, result.err)
-    total = JSON.parse(result.out)["configurations"].sum { |c| c["samples"] }
-    assert_equal 8, total
+    counts = JSON.parse(result.out)["configurations"].to_h { |c| [c["model"], c["samples"]] }
+    kept = File.join(@dir, "kept.jsonl")
+    File.write(kept, File.readlines(@out)[0...-1].join)
+    assert_equal %w[ractors serial threads].to_h { |m| [m, counted_runs(kept, model: m)] }, counts
+    assert_equal 8, runs_in(kept).size
   end
 
   def test_bad_report_inputs

@@ -51,6 +51,15 @@ module CLIHelper
     results_lines(path).select { |r| r["type"] == "run" }
   end
 
+  # How many runs of one configuration its figures count. A shared machine
+  # can disturb any run (another program took a core): those stay out of
+  # the statistics unless every run of the configuration was disturbed.
+  def counted_runs(path, **config)
+    ok = runs_in(path).select { |r| r["status"] == "ok" && config.all? { |k, v| r[k.to_s] == v } }
+    calm = ok.reject { |r| r["disturbed"] }
+    calm.empty? ? ok.size : calm.size
+  end
+
   # The one-line, exit-2 contract for bad input.
   def assert_usage_error(result, pattern)
     assert_equal 2, result.code, "expected exit 2, got #{result.code}: #{result.err}"

@@ -35,10 +35,12 @@ class TrySweepSizingTest < Minitest::Test
   def test_try_shows_the_items_per_worker
     result = sweep
     assert_equal 0, result.code, result.out + result.err
-    unless runs_in(@results).any? { |r| r.key?("worker_jobs") }
-      skip "the processes model does not record worker_jobs here yet (issue 10 adds it): nothing for try to show"
-    end
-    assert_match(/^Items per worker .*\n  processes: W=2 6\+6$/, result.out)
+    recorded = runs_in(@results).select { |r| r["model"] == "processes" && r["workers"] == 2 }.map { |r| r["worker_jobs"].sort }
+    shown = result.out[/^Items per worker .*\n  processes: W=2 (\d+\+\d+)$/, 1]
+    refute_nil shown, result.out
+    # Coarse items go out one at a time: on a busy machine one worker may take 7 to the other's 5.
+    assert_includes recorded, shown.split("+").map(&:to_i).sort, "the line shows a run's own counts"
+    assert_operator shown.split("+").map(&:to_i).min, :>=, 4
     refute_match(/UNEVEN/, result.out)
   end
 end

@@ -12,6 +12,9 @@ module Ractorbench
     # hashes; anything else travels as its #inspect.
     module Channel
       FD = "RACTORBENCH_RESULT_FD"
+      # The key of the mark a run sends when its measured part has ended
+      # (Measure::Launcher then gives it a second time limit for the rest).
+      MEASURED = "measured_part_ended"
       DEPTH = 32
 
       module_function

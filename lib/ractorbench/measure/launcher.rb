@@ -25,9 +25,13 @@ module Ractorbench
       # records: the Hashes the child sent; channel_problem: nil, or why the
       # channel held garbage; escaped: pids of processes the run left running
       # outside its group (killed); stdout/stderr: OutputTails, read.
+      # measured: the seconds of the measured part, from the mark a run sends
+      # when that part ends (nil for a child that sends none).
       Result = Struct.new(:status, :timed_out, :whole_time, :records, :channel_problem, :stdout, :stderr,
         :user, :system, :escaped, keyword_init: true) do
-        def record = records.last
+        def record = records.reverse.find { |r| !r.key?(ResultChannel::MEASURED) }
+
+        def measured = records.find { |r| r.key?(ResultChannel::MEASURED) }&.fetch(ResultChannel::MEASURED)
       end
 
       # grace: [signal, seconds] sent to the child alone at the time limit,
@@ -50,6 +54,9 @@ module Ractorbench
         pipes.spawned(spec)
         waiter = Thread.new { [Process.wait2(pid).last, now] }
         timed_out = !waiter.join(@timeout)
+        # The limit is on the measured part: a run past it gets the same time
+        # again for what follows (our own checks of its results).
+        timed_out = !waiter.join(@timeout) if timed_out && pipes.result.measured?
         warn_first(pid, waiter) if timed_out && @grace
         escaped = tree.kill(pid)
         status, ended = waiter.value

@@ -32,7 +32,7 @@ module Ractorbench
       private
 
       def classify
-        return ["failed", "timeout", "timed out after #{@timeout}s (--timeout); the child's process tree was killed"] if @launched.timed_out
+        return ["failed", "timeout", timeout_reason] if @launched.timed_out
         return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}#{bug_report}"] if @status.signaled?
         return ["failed", "garbage", "garbage on the result channel (fd 3): #{@launched.channel_problem}"] if @launched.channel_problem
         return escaped unless @launched.escaped.empty?
@@ -45,6 +45,14 @@ module Ractorbench
         when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
         else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
         end
+      end
+
+      def timeout_reason
+        measured = @launched.measured
+        return "timed out after #{@timeout}s (--timeout); the child's process tree was killed" unless measured
+
+        "its measured part ended after #{format("%.1f", measured)}s, then checking its results passed another #{@timeout}s " \
+          "(--timeout); the child's process tree was killed"
       end
 
       # Its CPU and memory went uncounted and it would have run on into the

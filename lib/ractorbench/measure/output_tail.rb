@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "result_channel"
+
 module Ractorbench
   module Measure
     # Drains a child's stdout, stderr or result channel in the background (a
@@ -32,6 +34,12 @@ module Ractorbench
         ensure
           close
         end
+      end
+
+      # Whether a result channel has carried the measured-part mark so far
+      # (read while the child still runs).
+      def measured?
+        ResultChannel.decode(@head.dup).first.any? { |r| r.key?(ResultChannel::MEASURED) }
       end
 
       # The pipe's inode, to find who else holds it open.
