@@ -53,7 +53,7 @@ module Ractorbench
           finish(timing.merge(
             "status" => "ok", "file" => @file, "module" => target.name, "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
-            "marshal" => marshal, **first_touch_facts(touched),
+            "marshal" => marshal, "result_bytes" => (result_bytes(results) unless marshal), **first_touch_facts(touched),
             "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
             "shareable_proc" => RactorCompat.available? && ::Ractor.respond_to?(:shareable_proc)
           ))
@@ -100,6 +100,12 @@ module Ractorbench
           steady = (walls.size > 2) ? walls.drop(1) : walls
           {:results => results, "sampled" => walls.size, "seconds_per_item" => median(steady),
            "cpu_share" => own.positive? ? [cpu / own, 1.0].min : 1.0}
+        end
+
+        # The median size of a result in Marshal's form: how much a model
+        # that copies each result (a ractor's message, a pipe) has to move.
+        def result_bytes(results)
+          median(results.map { |r| Marshal.dump(r).bytesize }).to_i
         end
 
         # Seconds this thread has spent runnable but not running, or nil

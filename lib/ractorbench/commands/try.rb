@@ -187,6 +187,11 @@ module Ractorbench
           "(#{per} per worker at W=#{counts.max})")
         say("  #{Plural.count(@reps, "run")} a point, #{plan.runs.size} runs in all, each a fresh process: " \
           "#{sizing.about(sizing.estimate(plan.runs.size, items, preflight["seconds_per_item"]))}")
+        if models.include?("ractors-split") && @models.nil?
+          say("  ractors-split too: a result is #{Reports::Parts::Units.bytes(preflight["result_bytes"])} (Marshal), and " \
+            "`ractors` copies each one as it sends it; ractors-split returns each worker's results as its final value, " \
+            "handed over without a copy, as a ractor program written by hand would")
+        end
         thin = sizing.thin(items, counts)
         unless thin.empty?
           say("  note: at W=#{thin.join(",")} a worker gets fewer than #{sizing::MIN_PER_WORKER} items, so one slow " \
@@ -204,10 +209,20 @@ module Ractorbench
       def choose_models(catalog, preflight, diagnoses)
         wanted = (@models || DEFAULT_MODELS).dup
         wanted << "fibers" if (@models.nil? || @fibers) && fibers?(catalog, preflight) && !wanted.include?("fibers")
+        wanted << "ractors-split" if @models.nil? && big_results?(catalog, preflight)
         wanted.each { |m| catalog.model(m) }
         ruled_out = diagnoses.to_h { |d| [d.model, "#{d.headline} (see above)"] }
         excluded = wanted.select { |m| ruled_out.key?(m) }.to_h { |m| [m, ruled_out[m]] }
         [(["serial"] + wanted).uniq - excluded.keys, excluded]
+      end
+
+      # Results this big cost more to copy out of a ractor, one message each,
+      # than a ractor program that returns them pays (its final value is
+      # handed over, not copied): ractors-split measures the latter.
+      BIG_RESULT = 16 * 1024
+
+      def big_results?(catalog, preflight)
+        preflight["result_bytes"].to_i >= BIG_RESULT && catalog.models.any? { |m| m.name == "ractors-split" }
       end
 
       def fibers?(catalog, preflight)

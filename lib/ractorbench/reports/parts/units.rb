@@ -3,8 +3,8 @@
 module Ractorbench
   module Reports
     module Parts
-      # Durations for people: four significant digits in a unit that fits
-      # (3.231ms rather than 0.003231).
+      # Durations (and sizes) for people: four significant digits in a unit
+      # that fits (3.231ms rather than 0.003231).
       module Reports::Parts::Units
         module_function
 
@@ -52,6 +52,14 @@ module Ractorbench
         end
 
         def digits3(value) = [2 - Math.log10(value.abs.clamp(1, 999)).floor, 0].max
+
+        # A size for people: "512 B", "48 KB", "1.5 MB" (1 KB = 1024 B).
+        def bytes(count)
+          return "#{count} B" if count < 1024
+          return "#{(count / 1024.0).round} KB" if count < 1024 * 1024
+
+          format("%.1f MB", count / 1024.0 / 1024)
+        end
       end
     end
   end
