@@ -44,16 +44,26 @@ module Ractorbench
         # do the per-item work: a Ruby loop over 500,000 results costs ~0.5 s.
         def plain_in_order(indexed_results)
           return [] if indexed_results.empty?
-          return nil unless indexed_results.all? { |pair| pair.instance_of?(Array) && pair.size == 2 }
 
-          indexes, values = indexed_results.transpose
+          indexes, values = pairs(indexed_results)
+          return nil unless indexes
+
           expected = (0...indexes.size).to_a
           unless indexes == expected
             return nil unless indexes.all?(Integer) && indexes.sort == expected
 
-            values = indexed_results.sort_by(&:first).transpose.last
+            ordered = Array.new(values.size)
+            indexes.each_with_index { |index, at| ordered[index] = values[at] }
+            values = ordered
           end
           plain(values)
+        end
+
+        # [indexes, results], or nil when the pairs are not all [index, result].
+        def pairs(indexed_results)
+          indexed_results.transpose.tap { |columns| return nil unless columns.size == 2 }
+        rescue IndexError, TypeError
+          nil
         end
 
         # The values, Strings copied (two results that are one String object
