@@ -12,6 +12,11 @@ module Ractorbench
     # It chooses what to run itself, so run's plan options (--suite, -w,
     # --scale, ...) are refused, never silently ignored.
     class Tour < Run
+      # Without --reps, repetitions until each median's interval is within
+      # ±5% or this many seconds are spent: a first look with intervals, in
+      # under two minutes.
+      BUDGET = 90.0
+
       def initialize(argv, out:, err:)
         # Before parsing: OptionParser would take -w for --wide.
         refused = argv.take_while { |a| a != "--" }.map { |a| a.split("=").first }.find { |a| plan_switches.include?(a) }
@@ -20,6 +25,7 @@ module Ractorbench
             "use `ractorbench run #{refused} ...` to choose what runs"
         end
         super
+        @plan.adaptive ||= Plan::AdaptiveReps.new(BUDGET) unless @plan.reps || @resume
       end
 
       private
@@ -28,7 +34,8 @@ module Ractorbench
         @parser ||= CLI::Parser.new(banner, exit_codes: EXIT_CODES) { |o| collection_options(o) }
       end
 
-      def banner = "Usage: ractorbench [tour] [options]   (a short tour: every experiment scaled down, one table)"
+      def banner = "Usage: ractorbench [tour] [options]   (a short tour: every experiment scaled down, one table;\n" \
+        "without --reps, --reps auto:#{BUDGET.to_i}: repetitions until each median is within ±5% or #{BUDGET.to_i} s are spent)"
 
       # run's options that choose the plan: -w, --workloads, --suite, ...
       def plan_switches
