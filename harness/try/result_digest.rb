@@ -70,6 +70,9 @@ module Ractorbench
         # would be linked in a dump; equal copies from another process would
         # not), or nil when any is not plain.
         def plain(values)
+          # The common case first, without a block: Integer results.
+          return ((values.minmax.all? { |i| FIXNUM.cover?(i) }) ? values : nil) if values.all?(Integer)
+
           classes = values.map(&:class).uniq
           return nil unless (classes - PLAIN).empty?
           return nil if classes.include?(Integer) && !values.grep(Integer).minmax.all? { |i| FIXNUM.cover?(i) }
