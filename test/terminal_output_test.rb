@@ -60,6 +60,22 @@ class TerminalOutputTest < Minitest::Test
     refute_match(ESCAPE, piped.out, "not a terminal: no colour")
   end
 
+  # Ids and reasons come from the file too: in colour, as without, their
+  # control characters are shown escaped, never obeyed by the terminal.
+  def test_a_coloured_report_escapes_what_the_file_holds
+    lines = results_lines(File.join(FIXTURES, "results", "basic_benchmarking.jsonl"))
+    lines.select { |r| r["type"] == "run" && r["rep"] == 1 }.each do |r|
+      r.merge!("id" => "\e]0;pwned\a#{r["id"]}", "status" => "failed", "failure" => "exit", "reason" => "bad\e[31m")
+    end
+    file = File.join(@dir, "hostile.jsonl")
+    File.write(file, lines.map { |l| JSON.generate(l) + "\n" }.join)
+    %w[summary text].each do |format|
+      screen = on_terminal([RbConfig.ruby, EXE, "report", file, "--format", format], width: 100, env: {"NO_COLOR" => nil}, escapes: true)
+      assert_match(/\e\[31mFAILED\e\[\d*m \\e\]0;pwned\\aprime\//, screen.text, "#{format}: coloured, the id escaped")
+      refute_match(/\e\]0;|bad\e\[31m/, screen.text, format)
+    end
+  end
+
   def test_run_the_tour_and_try_fit_100_columns
     env = {"COLUMNS" => "100"}
     outputs = {

@@ -2,6 +2,7 @@
 
 require "forwardable"
 require_relative "../plan/configuration"
+require_relative "../printable"
 
 module Ractorbench
   module Store
@@ -20,6 +21,11 @@ module Ractorbench
       # A run longer than a year is a damaged line, not a measurement.
       SECONDS = %w[messages_time whole_time user system others_cpu steal].freeze
       MAX_SECONDS = 365 * 24 * 3600.0
+      # Text reports print as they are, coloured or not: no control character
+      # in them may reach a terminal (Printable.name; names are made so by
+      # Plan::Configuration).
+      PRINTED = %w[id reason failure].freeze
+      PRINTED_LINES = %w[stderr_head stderr_tail backtrace].freeze
 
       def_delegators :@data, :[], :fetch, :dig, :values_at, :key?, :slice, :to_h
 
@@ -37,7 +43,13 @@ module Ractorbench
           check(v.nil? || (v.is_a?(Numeric) && v.finite? && v >= 0 && v < MAX_SECONDS), k, "a number of seconds")
         end
         check([nil, true, false].include?(record["disturbed"]), "disturbed", "true or false")
-        new(record)
+        new(printable(record))
+      end
+
+      def self.printable(record)
+        PRINTED.each { |k| record[k] = Printable.name(record[k]) if record.key?(k) }
+        PRINTED_LINES.each { |k| record[k] = record[k].map { |line| Printable.name(line) } if record[k].is_a?(Array) }
+        record
       end
 
       def self.check(ok, field, wanted)
