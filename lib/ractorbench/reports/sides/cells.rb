@@ -27,11 +27,18 @@ module Ractorbench
           return row["unsupported"].split(":").first if row["unsupported"]
           return "no run succeeded (#{row["failed"]} failed)" if row["samples"].to_i.zero?
 
-          shown = (row["model"] == Analysis::BASELINE || row["speedup"].nil?) ? time(row) : speedup(row, serial)
-          "#{shown} n=#{row["samples"]}#{" (#{row["failed"]} failed)" if row["failed"].to_i.positive?}"
+          if row["model"] == Analysis::BASELINE || row["speedup"].nil?
+            return "#{time(row)} n=#{row["samples"]}#{failed(row)}"
+          end
+
+          # A ratio without a spread says why: one of its times is one run.
+          lone = (serial && serial["samples"] == 1 && row["samples"] > 1) ? " (serial n=1)" : ""
+          "#{speedup(row, serial)} n=#{row["samples"]}#{lone}#{failed(row)}"
         end
 
         def time(row) = Summary.median(row)
+
+        def failed(row) = row["failed"].to_i.positive? ? " (#{row["failed"]} failed)" : ""
 
         def speedup(row, serial)
           ci = row["speedup_ci"]
