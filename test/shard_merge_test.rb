@@ -116,4 +116,25 @@ class ShardMergeTest < Minitest::Test
     assert_usage_error(ractorbench("merge", a, cut, "-o", a), /-o .*a\.jsonl is .*a\.jsonl, an input/)
     assert_usage_error(ractorbench("run", "--resume", out), /cannot resume/) # nothing was written to resume
   end
+
+  # The shipped workflow: a matrix of Rubies x every shard of SHARDS, each
+  # uploading its file; a last job that merges them all and reports.
+  def test_the_github_actions_example_shards_every_ruby_and_merges
+    require "yaml"
+    flow = YAML.safe_load_file(File.join(ROOT, "docs", "ci", "github-actions.yml"))
+    measure = flow.fetch("jobs").fetch("measure")
+    matrix = measure.dig("strategy", "matrix")
+    assert_equal (1..Integer(flow.dig("env", "SHARDS"))).to_a, matrix.fetch("shard")
+    assert_operator matrix.fetch("ruby").size, :>=, 2
+    steps = measure.fetch("steps")
+    assert(steps.any? { |s| s["uses"].to_s.start_with?("ruby/setup-ruby") && s.dig("with", "ruby-version") == "${{ matrix.ruby }}" })
+    run = steps.map { |s| s["run"].to_s }.find { |r| r.include?("ractorbench run") }
+    assert_includes run, "--shard ${{ matrix.shard }}/$SHARDS"
+    assert(steps.any? { |s| s["uses"].to_s.start_with?("actions/upload-artifact") })
+    report = flow.fetch("jobs").fetch("report")
+    assert_equal "measure", report.fetch("needs")
+    commands = report.fetch("steps").map { |s| s["run"].to_s }.join("\n")
+    assert_includes commands, "ractorbench merge results/*.jsonl -o all.jsonl"
+    assert_includes commands, "report all.jsonl --by ruby"
+  end
 end

@@ -73,6 +73,7 @@ module Ractorbench
         Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         sides = Analysis::Comparison::Sides
         built = sides.public_send(:"by_#{@by}", @path, nil, first_run: @first_run || "auto", err: @err)
+        pooled_machines(built.analyses.first.first.contents) if @by == "ruby"
         view = Analysis::SideBySide.new(@by, built)
         text = renderer.render(view)
         text = Printable.terminal(text) unless @format == "html"
