@@ -116,4 +116,26 @@ class SideBySideTest < Minitest::Test
     assert_usage_error(ractorbench("report", laptop, "--by", "machine"), /holds the runs of one machine .*`ractorbench merge`/)
     assert_usage_error(ractorbench("compare", laptop, "--by", "machine"), /holds the runs of one machine/)
   end
+
+  # More Rubies than a terminal's width holds: the sides go on in a second
+  # table with the same lines; into a file (no COLUMNS) one table.
+  def test_sides_that_do_not_fit_the_width_go_on_in_another_table
+    out = File.join(@dir, "four.jsonl")
+    rubies = %w[a b c d].flat_map { |name| ["--ruby", "#{name}=#{RbConfig.ruby}"] }
+    result = ractorbench("run", "-w", "tarai", "-m", "serial,threads", "--workers", "2", "--reps", "2", "--scale", "0.001",
+      *rubies, "-o", out, "--format", "csv")
+    assert_equal 0, result.code, result.err
+
+    narrow = ractorbench("report", out, "--by", "ruby", env: {"COLUMNS" => "80", "NO_COLOR" => "1"})
+    assert_equal 0, narrow.code, narrow.err
+    assert_operator narrow.out.lines.map { |l| l.chomp.length }.max, :<=, 80
+    headings = narrow.out.lines.grep(/\A\| workload/)
+    assert_operator headings.size, :>=, 2, narrow.out
+    assert_equal %w[a b c d], headings.flat_map { |h| h.split("|").map(&:strip).drop(4).reject(&:empty?) }
+    assert_equal headings.size * 2, narrow.out.lines.grep(/\A\| tarai|\A\|\s+\|\s+\|\s+threads/).size, "each table has every line"
+
+    whole = File.join(@dir, "by_ruby.txt")
+    assert_equal 0, ractorbench("report", out, "--by", "ruby", "-o", whole).code
+    assert_equal 1, File.readlines(whole).grep(/\A\| workload/).size
+  end
 end

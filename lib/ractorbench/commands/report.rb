@@ -75,12 +75,14 @@ module Ractorbench
         built = sides.public_send(:"by_#{@by}", @path, nil, first_run: @first_run || "auto", err: @err)
         pooled_machines(built.analyses.first.first.contents) if @by == "ruby"
         view = Analysis::SideBySide.new(@by, built)
-        text = renderer.render(view)
+        terminal = @parser.terminal(@out)
+        # On a terminal (or with COLUMNS), the text's tables fit its width.
+        text = (@format == "text" && !@output) ? renderer.render(view, width: terminal.known_width) : renderer.render(view)
         text = Printable.terminal(text) unless @format == "html"
         if @output
           Store::AtomicFile.write(@output, text, force: @force)
         elsif @format == "text"
-          @out.write(@parser.terminal(@out).present(text))
+          @out.write(terminal.present(text))
         else
           @out.write(text)
         end

@@ -26,8 +26,6 @@ module Ractorbench
         new(index, count)
       end
 
-      def self.from_h(hash) = hash && new(hash.fetch("index"), hash.fetch("count"))
-
       # The slice (1..count) a run id falls in: the first 8 bytes of its
       # SHA-256, so every machine and Ruby computes the same slice.
       def self.slice_of(id, count) = Digest::SHA256.digest(id).unpack1("Q>") % count + 1

@@ -7,29 +7,42 @@ require_relative "../../reports"
 module Ractorbench
   module Reports
     module Sides
-      # `report --by ruby` (the default format): one table, a line per
-      # workload, size and model, a column per Ruby (or machine).
+      # `report --by ruby` (the default format): a line per workload, size
+      # and model, a column per Ruby (or machine). Given a terminal's width,
+      # sides that do not fit in one table go on in the next, each table
+      # with the same lines.
       module Text
         module_function
 
-        def render(side_by_side)
+        def render(side_by_side, width: nil)
           return "No job runs to set side by side.\n" if side_by_side.panels.empty?
 
-          [table(side_by_side), legend(side_by_side)].join("\n") + "\n"
+          [*tables(side_by_side, width), legend(side_by_side)].join("\n") + "\n"
         end
 
-        def table(sbs)
+        # As few tables as fit width, the sides in order.
+        def tables(sbs, width)
+          all = sbs.labels.each_index.to_a
+          return [table(sbs, all)] unless width
+
+          all.size.downto(1) do |per|
+            chunks = all.each_slice(per).map { |sides| table(sbs, sides) }
+            return chunks if per == 1 || chunks.all? { |t| t.lines.map { |l| l.chomp.length }.max <= width }
+          end
+        end
+
+        def table(sbs, sides)
           keys = ["workload", "W×M", *("ruby" if sbs.by == "machine"), "model"]
           body = sbs.panels.flat_map do |panel|
             panel.lines.each_with_index.map do |line, n|
               panel_keys = keys_of(panel, line, sbs)
               # A panel's workload and size once, on its first line.
               panel_keys = panel_keys.each_index.map { |i| (i < panel_keys.size - 1) ? "" : panel_keys[i] } unless n.zero?
-              panel_keys + line.cells.each_with_index.map { |row, i| Cells.text(row, Cells.serial(panel, i)) }
+              panel_keys + sides.map { |i| Cells.text(line.cells[i], Cells.serial(panel, i)) }
             end
           end
-          table = Terminal::Table.new(title: title(sbs), headings: keys + sbs.labels, rows: body)
-          (keys.size...keys.size + sbs.labels.size).each { |i| table.align_column(i, :right) }
+          table = Terminal::Table.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides), rows: body)
+          (keys.size...keys.size + sides.size).each { |i| table.align_column(i, :right) }
           table.to_s
         end
 
