@@ -29,8 +29,9 @@ class BmReportTest < Minitest::Test
     lines = result.out.lines.map(&:chomp)
     assert(lines.any? { |l| l =~ /\A\s+user\s+system\s+total\s+real\z/ }, result.out)
     assert_includes lines, lines.find { |l| l.start_with?("tarai (x=8,y=4,z=0) W=2 M=1 ruby [YJIT ") && l.end_with?("baseline serial") }
+    # n=1 (no spread) when the busy machine disturbed one of the two runs.
     %w[serial threads].each do |model|
-      assert(lines.any? { |l| l =~ /\A#{model}\s+#{NUMBER} +#{NUMBER} +#{NUMBER} \( *#{NUMBER}\)  n=2 ± #{NUMBER}\z/ }, "no #{model} line in:\n#{result.out}")
+      assert(lines.any? { |l| l =~ /\A#{model}\s+#{NUMBER} +#{NUMBER} +#{NUMBER} \( *#{NUMBER}\)  n=(?:2 ± #{NUMBER}|1)\z/ }, "no #{model} line in:\n#{result.out}")
     end
     assert(lines.any? { |l| l =~ /\A>times faster:\s+(#{NUMBER}|-) +(#{NUMBER}|-) +(#{NUMBER}|-) \( *(#{NUMBER}|-)\)  serial vs threads\z/o }, result.out)
     refute_match(/NaN|Infinity/, result.out)

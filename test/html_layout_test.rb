@@ -123,4 +123,18 @@ class HtmlLayoutTest < Minitest::Test
     refute_match(/<figcaption>[^<]*seconds_per_item=0\.00\d{4}/, page, "long parameters are shortened in captions")
     assert_readable(html, "try_unsafe", results)
   end
+
+  # `report --by ruby`'s page: a chart per workload and size, a bar per
+  # model and Ruby, the table in its own scroll box; it reads on a phone too.
+  def test_the_by_ruby_page_reads_on_a_phone
+    results = File.join(ROOT, "examples", "results", "two_rubies.jsonl")
+    html = File.join(@dir, "by_ruby.html")
+    report = ractorbench("report", results, "--by", "ruby", "--format", "html", "-o", html)
+    assert_equal 0, report.code, report.err
+    page = File.read(html)
+    %w[fib tarai].each { |w| assert_includes page, "<figcaption>#{w} W=2 M=1: speedup over serial on each ruby</figcaption>" }
+    assert_includes page, "spawn W=2 M=1: messages-only time on each ruby (no serial to divide by)"
+    assert_operator page.index("<svg"), :<, page.index("<h2>All figures</h2>")
+    assert_readable(html, "by_ruby", results)
+  end
 end

@@ -25,4 +25,17 @@ class ReportGoldenTest < Minitest::Test
       end
     end
   end
+
+  # `report --by ruby` of a real collection on Ruby 3.1 and 4.0.0.
+  BY_RUBY = {"text" => "txt", "markdown" => "md", "json" => "json"}.freeze
+  BY_RUBY.each do |format, ext|
+    define_method(:"test_two_rubies_by_ruby_#{format}_report_is_unchanged") do
+      result = ractorbench("report", File.join(DIR, "two_rubies.jsonl"), "--by", "ruby", "--format", format,
+        env: {"COLUMNS" => "100", "NO_COLOR" => "1"})
+      assert_equal 0, result.code, result.err
+      golden = File.join(DIR, "two_rubies.by_ruby.#{ext}")
+      File.write(golden, result.out) if ENV["UPDATE_GOLDEN"]
+      assert_equal File.read(golden), result.out, "report --by ruby --format #{format} of two_rubies.jsonl changed"
+    end
+  end
 end

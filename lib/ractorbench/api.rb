@@ -42,11 +42,11 @@ module Ractorbench
     # params and rubies as Hashes ({"n" => 24}, {"yjit" => "ruby --yjit"}).
     # Without workloads or a suite, run's defaults (prime, every model).
     def run(workloads: nil, models: nil, workers: nil, messages: nil, params: {}, suite: nil, scale: nil, reps: nil,
-      rubies: {}, seed: nil, timeout: nil, output: nil, load: [], time: nil, first_run: nil, wait_quiet: nil)
+      rubies: {}, seed: nil, timeout: nil, output: nil, load: [], time: nil, first_run: nil, wait_quiet: nil, shard: nil)
       argv = [*option("--suite", suite), *option("--workloads", list(workloads)), *option("--models", list(models)),
         *option("--workers", list(workers)), *option("--messages", list(messages)), *option("--scale", scale),
         *option("--reps", reps), *option("--seed", seed), *option("--timeout", timeout), *option("-o", output),
-        *option("--time", time), *option("--first-run", first_run), *wait(wait_quiet)]
+        *option("--time", time), *option("--first-run", first_run), *option("--shard", shard), *wait(wait_quiet)]
       params.each { |key, value| argv.push("--param", "#{key}=#{value}") }
       rubies.each { |name, command| argv.push("--ruby", "#{name}=#{command}") }
       Array(load).each { |file| argv.push("--load", file) }

@@ -78,6 +78,7 @@ module Ractorbench
       def formats
         ["report --format: #{Reports.names.join(", ")} (default text)",
           "run and tour --format: the same (default summary: the compact table; --wide for every column)",
+          "report --by ruby|machine --format: #{Reports.names(of: :sides).join(", ")} (default text)",
           "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)"]
       end
 

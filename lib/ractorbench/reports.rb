@@ -5,10 +5,12 @@ require_relative "errors"
 module Ractorbench
   # Output formats, one file each: reports/*.rb render an Analysis (the
   # `report` and `run` commands), reports/compare/*.rb render a Comparison
-  # (`compare`). A new format is a new file that calls Reports.register;
-  # pieces several formats share live in reports/parts/.
+  # (`compare`), reports/sides/*.rb an Analysis::SideBySide (`report --by`).
+  # A new format is a new file that calls Reports.register; pieces several
+  # formats share live in reports/parts/.
   module Reports
-    KINDS = {analysis: "reports", comparison: "reports/compare"}.freeze
+    KINDS = {analysis: "reports", comparison: "reports/compare", sides: "reports/sides"}.freeze
+    FOR = {comparison: " for compare", sides: " for report --by"}.freeze
     @formats = Hash.new { |h, k| h[k] = {} }
 
     class << self
@@ -19,8 +21,7 @@ module Ractorbench
       def fetch(name, of: :analysis)
         load_formats
         @formats[of].fetch(name) do
-          command = (of == :comparison) ? " for compare" : ""
-          raise UsageError, "unknown format #{name.inspect}#{command}; choose one of: #{names(of: of).join(", ")}"
+          raise UsageError, "unknown format #{name.inspect}#{FOR[of]}; choose one of: #{names(of: of).join(", ")}"
         end
       end
 

@@ -20,7 +20,8 @@ module Ractorbench
       # What is compared: some groups of an Analysis under a label (a file, or
       # one Ruby of a file). paired: its runs share repetitions with the
       # baseline's (one collection), so the bootstrap draws them as pairs.
-      Side = Struct.new(:label, :groups, :paired, keyword_init: true)
+      # header: the results header its groups' figures are read with.
+      Side = Struct.new(:label, :groups, :paired, :header, keyword_init: true)
 
       # One configuration on both sides.
       Row = Struct.new(:key, :a, :b, :a_ci, :b_ci, :ratio, :ratio_ci, :test, :p_holm, :verdict, keyword_init: true) do

@@ -15,7 +15,8 @@ require_relative "../reports/compare/cells"
 module Ractorbench
   module Commands
     # `ractorbench compare A.jsonl B.jsonl [C.jsonl ...]` or
-    # `ractorbench compare FILE --by ruby`: did anything get faster or slower,
+    # `ractorbench compare FILE --by ruby|machine` (the machines of a file
+    # `merge` wrote): did anything get faster or slower,
     # by how much, and how sure are we. With --fail-above PCT it exits 1 on
     # a significant slowdown beyond PCT percent, for CI.
     class Compare
@@ -37,8 +38,9 @@ module Ractorbench
 
       def call
         Store::OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
-        built = @by ? Analysis::Comparison::Sides.by_ruby(@paths.first, @baseline, first_run: @first_run, err: @err) :
-          Analysis::Comparison::Sides.files(@paths, first_run: @first_run, err: @err)
+        sides = Analysis::Comparison::Sides
+        built = @by ? sides.public_send(:"by_#{@by}", @paths.first, @baseline, first_run: @first_run, err: @err) :
+          sides.files(@paths, first_run: @first_run, err: @err)
         comparison = Analysis::Comparison.new(baseline: built.baseline, others: built.others, metric: @metric, alpha: @alpha,
           key_fields: built.key_fields)
         nothing_in_common!(comparison) if comparison.rows.empty?
@@ -58,10 +60,11 @@ module Ractorbench
       private
 
       def parser
-        @parser ||= CLI::Parser.new("Usage: ractorbench compare A.jsonl B.jsonl [MORE.jsonl ...] | compare FILE --by ruby [options]",
+        @parser ||= CLI::Parser.new("Usage: ractorbench compare A.jsonl B.jsonl [MORE.jsonl ...] | compare FILE --by ruby|machine [options]",
           exit_codes: EXIT_CODES) do |o|
-          o.on("--by FIELD", "compare within one file: ruby (each Ruby against the first)") { |f| @by = by(f) }
-          o.on("--baseline NAME", "with --by ruby: the Ruby to compare against (default the first --ruby)") { |n| @baseline = n }
+          o.on("--by FIELD", "compare within one file: ruby (each Ruby against the first) or machine (each machine of a " \
+            "file `merge` wrote against the first)") { |f| @by = by(f) }
+          o.on("--baseline NAME", "with --by: the Ruby or machine to compare against (default the first)") { |n| @baseline = n }
           o.on("--time KIND", "messages (default) or whole: which time to compare") { |t| @metric = metric(t) }
           o.on("--alpha A", "significance level (default 0.05)") { |a| @alpha = alpha(a) }
           o.on("--fail-above PCT", "exit 1 if a configuration is significantly slower by more than PCT%") { |p| @fail_above = percent(p) }
@@ -74,12 +77,12 @@ module Ractorbench
 
       def validate
         if @by
-          raise UsageError, "--by ruby compares the Rubies of one results file; give one file, got #{@paths.size}" unless @paths.size == 1
+          raise UsageError, "--by #{@by} compares the #{{"ruby" => "Rubies", "machine" => "machines"}.fetch(@by)} of one results file; give one file, got #{@paths.size}" unless @paths.size == 1
         elsif @paths.size < 2
           raise UsageError, "compare needs two results files (`ractorbench compare before.jsonl after.jsonl`) " \
-            "or one with --by ruby"
+            "or one with --by ruby or --by machine"
         end
-        raise UsageError, "--baseline NAME goes with --by ruby; with files, the first file is the baseline" if @baseline && !@by
+        raise UsageError, "--baseline NAME goes with --by ruby or machine; with files, the first file is the baseline" if @baseline && !@by
       end
 
       def nothing_in_common!(comparison)
@@ -106,9 +109,10 @@ module Ractorbench
       def note(line) = @err.puts(parser.terminal(@err).present(line))
 
       def by(field)
-        return field if field == "ruby"
+        return field if %w[ruby machine].include?(field)
 
-        raise UsageError, "--by takes ruby (each Ruby of one file against the first), got #{field.inspect}"
+        raise UsageError, "--by takes ruby (each Ruby of one file against the first) or machine (each machine of a " \
+          "merged file against the first), got #{field.inspect}"
       end
 
       def metric(text)
@@ -140,6 +144,6 @@ module Ractorbench
       def format_pct(value) = (value == value.round) ? value.round.to_s : value.to_s
     end
 
-    CLI.register("compare", Compare, "did it get faster or slower? two results files, or --by ruby in one")
+    CLI.register("compare", Compare, "did it get faster or slower? two results files, or --by ruby|machine in one")
   end
 end

@@ -6,6 +6,9 @@ require_relative "../analysis"
 require_relative "../reports"
 require_relative "../reports/summary"
 require_relative "../store/atomic_file"
+require_relative "../store/machines"
+require_relative "../analysis/comparison/sides"
+require_relative "../analysis/side_by_side"
 
 require_relative "../cli"
 require_relative "../cli/parser"
@@ -22,9 +25,11 @@ module Ractorbench
         @out = out
         @err = err
         @format = "text"
-        @parser = CLI::Parser.new("Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT]",
-          exit_codes: EXIT_CODES) do |o|
+        @parser = CLI::Parser.new("Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT] " \
+          "| report FILE --by ruby|machine [--format #{Reports.names(of: :sides).join("|")}]", exit_codes: EXIT_CODES) do |o|
           o.on("--format NAME", "output format (default text)") { |f| @format = f }
+          o.on("--by FIELD", "ruby or machine: each model's speedup over serial on each Ruby (or machine of a merged " \
+            "file), side by side") { |f| @by = by(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--first-run MODE", "auto|include|exclude: the first run of each configuration in the statistics " \
@@ -39,10 +44,13 @@ module Ractorbench
       end
 
       def call
+        return side_by_side if @by
+
         renderer = Reports.fetch(@format)
         Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
+        pooled_machines(contents)
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         if @output
           text = renderer.render(analysis)
@@ -58,6 +66,44 @@ module Ractorbench
       private
 
       def status(analysis) = analysis.digest_check.agree? ? 0 : 1
+
+      # --by ruby|machine: the sides compare --by would compare, side by side.
+      def side_by_side
+        renderer = Reports.fetch(@format, of: :sides)
+        Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
+        sides = Analysis::Comparison::Sides
+        built = sides.public_send(:"by_#{@by}", @path, nil, first_run: @first_run || "auto", err: @err)
+        pooled_machines(built.analyses.first.first.contents) if @by == "ruby"
+        view = Analysis::SideBySide.new(@by, built)
+        terminal = @parser.terminal(@out)
+        # On a terminal (or with COLUMNS), the text's tables fit its width.
+        text = (@format == "text" && !@output) ? renderer.render(view, width: terminal.known_width) : renderer.render(view)
+        text = Printable.terminal(text) unless @format == "html"
+        if @output
+          Store::AtomicFile.write(@output, text, force: @force)
+        elsif @format == "text"
+          @out.write(terminal.present(text))
+        else
+          @out.write(text)
+        end
+        view.agree? ? 0 : 1
+      end
+
+      # A merged file's machines are pooled in one report; say so, and how
+      # to set them side by side instead.
+      def pooled_machines(contents)
+        return unless Store::Machines.several?(contents)
+
+        names = Store::Machines.of(contents).map(&:name)
+        @err.puts("ractorbench: warning: #{@path} holds runs of #{names.size} machines (#{names.join(", ")}), pooled in " \
+          "these figures; `ractorbench report #{@path} --by machine` sets them side by side")
+      end
+
+      def by(field)
+        return field if %w[ruby machine].include?(field)
+
+        raise UsageError, "--by takes ruby (each Ruby side by side) or machine (each machine of a merged file), got #{field.inspect}"
+      end
 
       # The summary laid out and wrapped for the terminal; text and bm coloured there.
       def for_terminal(renderer, analysis)

@@ -7,6 +7,7 @@ require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
 require_relative "../plan/adaptive_reps"
+require_relative "../plan/shard"
 require_relative "../rubies/target"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
@@ -44,6 +45,9 @@ module Ractorbench
         parser.parse!(argv)
         raise UsageError, "#{command_name} takes options only, got #{argv.join(" ")}; see `ractorbench help #{command_name}`" unless argv.empty?
         raise UsageError, "--wide widens the summary table; --format #{@format} is not the summary" if @wide && !summary?
+        if @shard && @plan.adaptive
+          raise UsageError, "--shard and --reps auto do not mix: each shard would add repetitions of its own; give --reps N"
+        end
       end
 
       # The results file, once call has run (Ractorbench.run reads it).
@@ -79,6 +83,8 @@ module Ractorbench
         o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @scale_given = @plan.scale = Plan::NumberList.positive_float("--scale", f) }
         o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{Plan::NumberList.positive_float("--time", t)}") }
         o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
+        o.on("--shard I/N", "run only slice I of N of the plan (by a hash of each run's id), e.g. one CI job's; " \
+          "`ractorbench merge` joins the slices") { |s| @shard = Plan::Shard.parse(s) }
       end
 
       # How to run and report it: `run` and `tour` alike.
@@ -110,15 +116,17 @@ module Ractorbench
         catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
         given = rubies
-        Plan::Size.count!(entries, rubies: given.size, reps: repetitions)
+        Plan::Size.count!(entries, rubies: given.size, reps: repetitions, shards: @shard&.count || 1)
         seed = @seed || Random.new_seed % 2**32
         plan = Plan::Matrix.build(entries: entries, rubies: given.map(&:name), reps: repetitions, seed: seed)
+        plan, shard = slice(plan)
         Plan::Size.check!(plan.runs, catalog, timeout: timeout)
         targets = given.map { |t| t.probe!(timeout: timeout) }
         probe_scaling(targets, entries)
         renderer
-        writer = Store::Writer.create(path, header(plan, targets, catalog), force: @force)
-        note("ractorbench: #{Plural.count(plan.runs.size, "run")}, seed #{seed}, results in #{path}")
+        writer = Store::Writer.create(path, header(plan, targets, catalog).merge(shard), force: @force)
+        of = @shard ? " (shard #{@shard} of a plan of #{shard.dig("shard", "plan_runs")})" : ""
+        note("ractorbench: #{Plural.count(plan.runs.size, "run")}#{of}, seed #{seed}, results in #{path}")
         Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, timeout: timeout, first_seq: 1)
       end
 
@@ -131,6 +139,9 @@ module Ractorbench
         contents = Store.read(@resume)
         writer.drop_partial_line
         header = contents.header
+        if header["merged"]
+          raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
+        end
         catalog = Plan::Catalog.default.with(Array(header["load"]))
         timeout = header.fetch("timeout", DEFAULT_TIMEOUT)
         targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe!(timeout: timeout) }
@@ -165,7 +176,8 @@ module Ractorbench
           "--suite" => @plan.suite, "-w" => @plan.workloads, "-m" => @plan.models, "--workers" => @plan.workers,
           "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps || @plan.adaptive,
           "--scale" => @scale_given, "--ruby" => !@ruby_texts.empty?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
-          "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force
+          "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force,
+          "--shard" => @shard
         }.select { |_, v| v }.keys
         return if given.empty?
 
@@ -174,6 +186,17 @@ module Ractorbench
       end
 
       def plan_entries(catalog) = @plan.entries(catalog)
+
+      # --shard I/N: this job's slice of the plan, and what the header
+      # records of it (the whole plan's fingerprint, for `merge`).
+      def slice(plan)
+        return [plan, {}] unless @shard
+
+        runs = @shard.select(plan.runs)
+        # An empty slice is no error: a CI matrix of fixed size may have one.
+        note("ractorbench: no run of this plan's #{plan.runs.size} falls in shard #{@shard}") if runs.empty?
+        [Plan::Matrix.new(seed: plan.seed, runs: runs), {"shard" => @shard.to_h(plan.runs)}]
+      end
 
       # Once per Ruby, when the plan runs a ractor model at W >= 2: do W
       # ractors that share nothing cost more CPU per iteration than one?

@@ -18,13 +18,14 @@ module Ractorbench
       # A fresh Ruby process takes at least this long, whatever it runs.
       MIN_RUN = 0.1
 
-      # Before the matrix is built: a plan of more runs than fit in a day.
-      def self.count!(entries, rubies:, reps:)
+      # Before the matrix is built: a plan of more runs than fit in a day
+      # (in one job, of `shards` sharing the plan).
+      def self.count!(entries, rubies:, reps:, shards: 1)
         count = entries.sum { |e| e.models.size * e.configs.size } * rubies * reps
-        return if count * MIN_RUN <= DAY
+        return if count * MIN_RUN <= DAY * shards
 
         raise UsageError, "this plan has #{count} runs, over a day at #{MIN_RUN} s a run at the very least: " \
-          "lower --reps or the sizes, or split it into several collections"
+          "lower --reps or the sizes, or split it into shards (--shard I/N)"
       end
 
       # entries: Plan::Entry list; runs: Plan::RunSpec list (the matrix).
@@ -50,7 +51,7 @@ module Ractorbench
         return if total <= DAY
 
         raise UsageError, "this plan of #{runs.size} runs would take about #{duration(total)} (estimated from this " \
-          "machine's speed): lower --reps, --scale or the sizes, or split it into several collections"
+          "machine's speed): lower --reps, --scale or the sizes, or split it into shards (--shard I/N)"
       end
 
       # Seconds for one plain Ruby method call, the best of a few fib(18)s.

@@ -24,6 +24,10 @@ module Ractorbench
     # a phone (tables scroll in their own box, charts scale, text >= 11 px).
     module Html
       TEMPLATE = File.join(__dir__, "html", "report.html.erb")
+      # The page's CSS, shared with `report --by`'s page (reports/sides/html.rb).
+      STYLE = File.join(__dir__, "html", "style.css")
+
+      def self.style = File.read(STYLE)
 
       module_function
 
@@ -50,6 +54,8 @@ module Ractorbench
         end
 
         def header = analysis.header
+
+        def style = Html.style
 
         def winners = Parts::Winners.for(@pairs)
 

@@ -11,7 +11,8 @@ module Ractorbench
     module Header
       SHAPES = {
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
-        "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash]
+        "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash],
+        "shard" => [Hash], "merged" => [Hash]
       }.freeze
 
       module_function

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../store"
+require_relative "../../store/machines"
 require_relative "../../analysis"
 require_relative "../comparison"
 require_relative "../../errors"
@@ -9,7 +10,9 @@ module Ractorbench
   class Analysis
     class Analysis::Comparison
       # Builds what `compare` compares from its arguments: several results
-      # files (the first is the baseline), or the Rubies of one file (--by ruby).
+      # files (the first is the baseline), the Rubies of one file (--by ruby),
+      # or the machines of a file `merge` wrote (--by machine). `report --by`
+      # sets the same sides side by side.
       module Sides
         FIELDS = %w[workload model workers messages params ruby].freeze
 
@@ -20,7 +23,7 @@ module Ractorbench
         def files(paths, first_run:, err:)
           analyses = paths.map { |p| analysis(p, first_run, err) }
           labels = labels(paths)
-          sides = analyses.zip(labels).map { |a, l| Side.new(label: l, groups: a.groups, paired: false) }
+          sides = analyses.zip(labels).map { |a, l| Side.new(label: l, groups: a.groups, paired: false, header: a.header) }
           Built.new(baseline: sides.first, others: sides.drop(1), key_fields: key_fields(analyses),
             analyses: analyses.zip(labels))
         end
@@ -36,16 +39,42 @@ module Ractorbench
           raise UsageError, "--baseline #{base.inspect} is not a Ruby of #{path}; it has: #{names.join(", ")}" unless names.include?(base)
 
           sides = names.map do |name|
-            Side.new(label: name, groups: analysis.groups.select { |g| g.ruby == name }, paired: name != base)
+            Side.new(label: name, groups: analysis.groups.select { |g| g.ruby == name }, paired: name != base, header: analysis.header)
           end
           Built.new(baseline: sides.find { |s| s.label == base }, others: sides.reject { |s| s.label == base },
             key_fields: FIELDS - ["ruby"], analyses: [[analysis, File.basename(path)]])
         end
 
-        def analysis(path, first_run, err)
+        # Each machine its own analysis (its cores, its Rubies); runs of two
+        # machines are never paired.
+        def by_machine(path, baseline_name, first_run:, err:)
+          contents = read(path, err)
+          machines = Store::Machines.of(contents)
+          if machines.size < 2
+            raise UsageError, "#{path} holds the runs of one machine (#{machines.first.name}); --by machine sets machines " \
+              "side by side: `ractorbench merge` results files collected on several machines, then use the merged file"
+          end
+          names = machines.map(&:name)
+          base = baseline_name || names.first
+          raise UsageError, "--baseline #{base.inspect} is not a machine of #{path}; it has: #{names.join(", ")}" unless names.include?(base)
+
+          analyses = machines.map do |m|
+            [Analysis.new(Store::Contents.new(path: path, header: m.header, runs: m.runs, truncated: false, skipped: []),
+              first_run: first_run), m.name]
+          end
+          sides = analyses.map { |a, name| Side.new(label: name, groups: a.groups, paired: false, header: a.header) }
+          Built.new(baseline: sides.find { |s| s.label == base }, others: sides.reject { |s| s.label == base },
+            key_fields: key_fields(analyses.map(&:first)), analyses: analyses)
+        end
+
+        def read(path, err)
           contents = Store.read(path)
           Store.warnings(contents).each { |line| err.puts("ractorbench: warning: #{line}") }
-          Analysis.new(contents, first_run: first_run)
+          contents
+        end
+
+        def analysis(path, first_run, err)
+          Analysis.new(read(path, err), first_run: first_run)
         end
 
         # The header's order, so the first --ruby of a collection is the baseline.

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../printable"
+
+module Ractorbench
+  module Store
+    # The machines of a results file. A collection has one (its header's);
+    # a file `ractorbench merge` wrote keeps every collection's header under
+    # "merged" and names each run's machine in its "machine" field, so
+    # `report --by machine` and `compare --by machine` can set machines side
+    # by side, each with its own cores and Rubies.
+    module Machines
+      # One machine of a file: its name, the header that describes it (its
+      # own machine, Rubies, ...), and its runs.
+      Machine = Struct.new(:name, :header, :runs, keyword_init: true)
+
+      module_function
+
+      # What tells two machines apart: the header's description less what
+      # changes from one collection to the next on one machine (the load).
+      def identity(header)
+        JSON.generate((header["machine"] || {}).except("load_average").sort.to_h)
+      end
+
+      # A short name for a machine: its host name, else its CPU.
+      def base_name(header)
+        m = header["machine"] || {}
+        Printable.name(m["hostname"] || m["cpu_model"] || "machine")
+      end
+
+      # Names for headers of distinct machines, unique: "vm", "vm-2".
+      # headers: one per machine, in order.
+      def names(headers)
+        seen = Hash.new(0)
+        headers.map do |h|
+          base = base_name(h)
+          seen[base] += 1
+          (seen[base] == 1) ? base : "#{base}-#{seen[base]}"
+        end
+      end
+
+      # The machines of Contents, in the header's order: for a merged file,
+      # one per machine it names; for any other, the file's own.
+      def of(contents)
+        header = contents.header
+        sources = header.dig("merged", "sources")
+        return [Machine.new(name: base_name(header), header: header, runs: contents.runs)] unless sources.is_a?(Array) && !sources.empty?
+
+        by_name = contents.runs.group_by { |r| r["machine"] }
+        sources.group_by { |s| s["machine_name"] }.map do |name, of_machine|
+          Machine.new(name: Printable.name(name.to_s), header: machine_header(header, of_machine), runs: by_name.fetch(name, []))
+        end
+      end
+
+      # A machine's header: its first collection's, with the Rubies of all
+      # its collections and the merged file's plan.
+      def machine_header(merged, sources)
+        headers = sources.map { |s| s["header"] || {} }
+        rubies = headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] }
+        headers.first.merge("rubies" => rubies, "plan" => merged["plan"])
+      end
+
+      def several?(contents) = Array(contents.header.dig("merged", "sources")).map { |s| s["machine_name"] }.uniq.size > 1
+    end
+  end
+end

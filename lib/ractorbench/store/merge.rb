@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require "json"
+require "time"
+require_relative "../store"
+require_relative "machines"
+require_relative "../plan/shard"
+require_relative "../version"
+require_relative "../errors"
+
+module Ractorbench
+  module Store
+    # `ractorbench merge`: results files of one plan (its shards, or the
+    # whole plan run on several machines, or files merge wrote before) into
+    # one. Refused, before anything is written: files of different plans, a
+    # run twice on one machine (one file given twice, a shard run twice), a
+    # damaged file. Each machine's header is kept under "merged", and each
+    # run names its machine, so reports can set machines side by side.
+    class Merge
+      # The runs of one machine from one input, and the headers that
+      # describe them (one per collection).
+      Part = Struct.new(:file, :identity, :sources, :runs, :plan_runs, keyword_init: true)
+
+      attr_reader :parts, :machine_names
+
+      def initialize(paths)
+        twice!(paths)
+        @inputs = paths.map { |path| [path, whole(Store.read(path))] }
+        @parts = @inputs.flat_map { |path, contents| parts_of(path, contents) }
+        same_plan!
+        @machines = @parts.group_by(&:identity)
+        once!
+        @machine_names = Machines.names(@machines.values.map { |ps| ps.first.sources.first["header"] }).zip(@machines.keys)
+          .to_h { |name, identity| [identity, name] }
+      end
+
+      def runs = @parts.sum { |p| p.runs.size }
+
+      # The merged file's text: a header, then every run with its machine's name.
+      def text(command)
+        lines = [JSON.generate(header(command))]
+        @parts.each do |part|
+          name = @machine_names.fetch(part.identity)
+          part.runs.each { |run| lines << JSON.generate(run.to_h.merge("machine" => name)) }
+        end
+        lines.join("\n") + "\n"
+      end
+
+      # Shards of N none of whose files was given: "2/3".
+      def missing_shards
+        shards = @parts.flat_map { |p| p.sources.filter_map { |s| s.dig("header", "shard") } }
+        shards.group_by { |s| s["count"] }.flat_map do |count, given|
+          ((1..count).to_a - given.map { |s| s["index"] }).map { |i| "#{i}/#{count}" }
+        end
+      end
+
+      private
+
+      def twice!(paths)
+        paths.combination(2).each do |a, b|
+          same = (a == b) || (File.exist?(a) && File.exist?(b) && File.identical?(a, b))
+          raise UsageError, "#{b} is given twice#{" (as #{a})" unless a == b}: merge each results file once" if same
+        end
+      end
+
+      # A damaged line would silently drop a run from the merged file.
+      def whole(contents)
+        path = contents.path
+        if contents.truncated
+          raise UsageError, "#{path} ends in a cut-off line (its collection was stopped mid-write): " \
+            "`ractorbench run --resume #{path}` completes it, then merge"
+        end
+        number, why = (contents.skipped || []).first
+        raise UsageError, "#{path} is damaged (line #{number}: #{why}); merge takes whole results files only" if number
+
+        contents
+      end
+
+      def parts_of(path, contents)
+        header = contents.header
+        sources = header.dig("merged", "sources")
+        plan_runs = header.dig("plan", "runs") || contents.runs.map(&:to_h)
+        unless sources.is_a?(Array) && !sources.empty?
+          source = {"file" => File.basename(path), "header" => header.except("plan")}
+          return [Part.new(file: path, identity: Machines.identity(header), sources: [source], runs: contents.runs, plan_runs: plan_runs)]
+        end
+
+        # A file merge wrote: each of its machines, with its collections.
+        by_name = contents.runs.group_by { |r| r["machine"] }
+        sources.group_by { |s| s["machine_name"] }.map do |name, of_machine|
+          Part.new(file: path, identity: Machines.identity(of_machine.first["header"] || {}),
+            sources: of_machine.map { |s| s.except("machine_name") }, runs: by_name.fetch(name, []), plan_runs: plan_runs)
+        end
+      end
+
+      def fingerprint(path)
+        header = @inputs.assoc(path).last.header
+        header.dig("shard", "plan") || header.dig("merged", "plan") ||
+          Plan::Shard.fingerprint(@parts.find { |p| p.file == path }.plan_runs)
+      end
+
+      def same_plan!
+        first, *rest = @inputs.map(&:first)
+        @plan = fingerprint(first)
+        other = rest.find { |path| fingerprint(path) != @plan }
+        return unless other
+
+        raise UsageError, "#{other} is from another plan than #{first} (#{describe(other)}, against #{describe(first)}): " \
+          "merge joins the shards of one plan, or one plan run on several machines"
+      end
+
+      def describe(path)
+        header = @inputs.assoc(path).last.header
+        runs = @parts.find { |p| p.file == path }.plan_runs
+        count = header.dig("shard", "plan_runs") || runs.size
+        "#{count} runs of #{runs.map { |r| r["workload"] }.uniq.sort.join(", ")}"
+      end
+
+      # A run twice on one machine: a file or a shard given twice.
+      def once!
+        @machines.each_value do |parts|
+          seen = {}
+          parts.each do |part|
+            part.runs.each do |run|
+              if (first = seen[run.id])
+                raise UsageError, "#{part.file} and #{first} both hold run #{run.id} of one machine: merge each " \
+                  "collection once (a shard given twice, or a file merged into another already?)"
+              end
+              seen[run.id] = part.file
+            end
+          end
+        end
+      end
+
+      def header(command)
+        first = @parts.first.sources.first["header"]
+        headers = @parts.flat_map { |p| p.sources.map { |s| s["header"] } }
+        plan = @parts.flat_map(&:plan_runs).uniq { |r| r.values_at("workload", "model", "workers", "messages", "params", "ruby", "rep") }
+        {
+          "type" => "header", "tool" => Store::TOOL, "version" => VERSION, "command" => command,
+          "created_at" => Time.now.utc.iso8601, "seed" => first["seed"], "timeout" => headers.filter_map { |h| h["timeout"] }.max,
+          "scale" => first["scale"], "suite" => first["suite"], "reps" => first["reps"],
+          "machine" => first["machine"], "rubies" => headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] },
+          "load" => headers.flat_map { |h| Array(h["load"]) }.uniq,
+          "families" => headers.map { |h| h["families"] || {} }.reduce({}) { |all, f| f.merge(all) },
+          "plan" => {"seed" => first["seed"], "runs" => plan},
+          "merged" => {"plan" => @plan, "sources" => sources}
+        }
+      end
+
+      def sources
+        @parts.flat_map do |part|
+          part.sources.map { |s| s.merge("machine_name" => @machine_names.fetch(part.identity)) }
+        end
+      end
+    end
+  end
+end
