@@ -10,18 +10,16 @@
 # other programs to go quiet (--wait-quiet).
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "json"
-require "open3"
 require "rbconfig"
 require "tmpdir"
 require "ractorbench"
 require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports/parts/rows"
-require "ractorbench/measure/child_environment"
+require "ractorbench/rubies/target"
 
 module TrustBenchmarks
   EXE = File.expand_path("../exe/ractorbench", __dir__)
-  PROBE = File.expand_path("../harness/scaling_probe.rb", __dir__)
   REPS = ENV.fetch("REPS", "6")
   # Each run first waits up to this long for other programs to go quiet.
   WAIT_QUIET = ENV.fetch("WAIT_QUIET", "30")
@@ -85,11 +83,11 @@ module TrustBenchmarks
         row = rows[[model, ruby, 2, 5000]]
         puts format("  %-17s %-34s %s", model, speedup(row), (row && row["speedup"]) ? cost(row) : "")
       end
-      processes = rows[["processes", ruby, 2, 5000]]&.fetch("speedup", nil)
-      best_ractor = %w[ractors ractors-pipeless ractors-split].filter_map { |m| rows[[m, ruby, 2, 5000]]&.fetch("speedup", nil) }.max
+      processes = rows[["processes", ruby, 2, 5000]]&.speedup
+      best_ractor = %w[ractors ractors-pipeless ractors-split].filter_map { |m| rows[[m, ruby, 2, 5000]]&.speedup }.max
       puts "  => processes #{verdict(processes, 1.8)}; best ractor model #{verdict(best_ractor, 1.7)}"
       STATIC_SPLIT.each do |model, static|
-        s = rows[[model, ruby, 2, 5000]]&.fetch("speedup", nil)
+        s = rows[[model, ruby, 2, 5000]]&.speedup
         next puts("  => #{model}: no speedup") unless s
 
         puts format("  => %s %.2f× vs the issue's static split %.2f×: %s", model, s, static,
@@ -110,7 +108,7 @@ module TrustBenchmarks
           idle = (row && row["idle_worker_runs"].to_i.positive?) ? "a worker idle in #{row["idle_worker_runs"]} runs" : ""
           puts format("  %-17s %-34s %s", model, speedup(row), idle)
         end
-        puts "  => processes #{verdict(rows[["processes", ruby, 2, m]]&.fetch("speedup", nil), 1.8)}"
+        puts "  => processes #{verdict(rows[["processes", ruby, 2, m]]&.speedup, 1.8)}"
       end
     end
   end
@@ -118,14 +116,15 @@ module TrustBenchmarks
   # The ractor-scaling probe PROBES times per Ruby: CPU per iteration of
   # 2 ractors over 1, and how much faster 2 finished than 1 (wall).
   def probe
-    env = Ractorbench::Measure::ChildEnvironment.base
     n = Integer(ENV.fetch("PROBES", "5"))
-    puts "ractor-scaling probe (harness/scaling_probe.rb 2), #{n} times per Ruby; #{load_line}"
+    puts "ractor-scaling probe (harness/scaling_probe.rb, W=2, through the run launcher), #{n} times per Ruby; #{load_line}"
     rubies.each do |name, path|
       samples = Array.new(n) do
-        out, _err, status = Open3.capture3(env, path, PROBE, "2", unsetenv_others: true)
-        status.success? ? JSON.parse(out)["ractor_scaling"] : nil
-      end.compact
+        target = Ractorbench::Rubies::Target.new(name: name, argv: [path]).probe!
+        target.scaling_probe!(2).info["ractor_scaling"]
+      end.select { |s| s["cpu_ratio"] }
+      next puts("  #{name}: the probe gave no figures") if samples.empty?
+
       cpu = samples.map { |s| s["cpu_ratio"] }.sort
       wall = samples.map { |s| s["wall_speedup"] }.sort
       puts format("  %-7s CPU/iteration 2 vs 1: median %.2f× (min %.2f, max %.2f); wall speedup median %.2f× (min %.2f, max %.2f); n=%d",
