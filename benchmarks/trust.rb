@@ -17,6 +17,7 @@ require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports/parts/rows"
 require "ractorbench/rubies/target"
+require "ractorbench/measure/child_environment"
 
 module TrustBenchmarks
   EXE = File.expand_path("../exe/ractorbench", __dir__)
@@ -24,10 +25,11 @@ module TrustBenchmarks
   # Each run first waits up to this long for other programs to go quiet.
   WAIT_QUIET = ENV.fetch("WAIT_QUIET", "30")
   OTHER_RUBIES = {"ruby40" => "/opt/rubies/ruby-4.0.0/bin/ruby", "ruby34" => "/opt/rubies/ruby-3.4.0/bin/ruby"}.freeze
-  # The issue's static splits outside the tool (two forked processes, two
-  # ractors; prime 2x5000 at W=2 on 3.1 and 4.0): what the split models
-  # should come within 5% of.
-  STATIC_SPLIT = {"processes-split" => 1.90, "ractors-split" => 1.77}.freeze
+  # prime 2x5000 split statically in two by hand, outside the tool (two
+  # forks, two ractors): what the split models should come within 5% of,
+  # measured on each Ruby the same day, alternating with serial.
+  STATIC_SPLIT = File.expand_path("fixtures/static_split.rb", __dir__)
+  STATIC_MODELS = {"processes-split" => "fork", "ractors-split" => "ractors"}.freeze
 
   module_function
 
@@ -86,13 +88,28 @@ module TrustBenchmarks
       processes = rows[["processes", ruby, 2, 5000]]&.speedup
       best_ractor = %w[ractors ractors-pipeless ractors-split].filter_map { |m| rows[[m, ruby, 2, 5000]]&.speedup }.max
       puts "  => processes #{verdict(processes, 1.8)}; best ractor model #{verdict(best_ractor, 1.7)}"
-      STATIC_SPLIT.each do |model, static|
+      static = static_split(found[ruby])
+      STATIC_MODELS.each do |model, hand|
         s = rows[[model, ruby, 2, 5000]]&.speedup
         next puts("  => #{model}: no speedup") unless s
 
-        puts format("  => %s %.2f× vs the issue's static split %.2f×: %s", model, s, static,
-          (s >= static * 0.95) ? "within 5%" : "more than 5% below")
+        puts format("  => %s %.2f× vs a hand-written static split (%s) %s: %s", model, s, hand, static[hand][:text],
+          (s >= static[hand][:median] * 0.95) ? "within 5%" : "more than 5% below")
       end
+    end
+  end
+
+  # Median speedup over serial of the hand-written splits on one Ruby, with
+  # its range and n (benchmarks/fixtures/static_split.rb, REPS alternations).
+  def static_split(path)
+    env = Ractorbench::Measure::ChildEnvironment.base
+    out = IO.popen(env, [path, STATIC_SPLIT, REPS, "2"], unsetenv_others: true, &:read)
+    times = JSON.parse(out).fetch("times")
+    serial = times.fetch("serial")
+    STATIC_MODELS.values.to_h do |hand|
+      ratios = serial.zip(times.fetch(hand)).map { |s, t| s / t }.sort
+      median = ratios[ratios.size / 2]
+      [hand, {median: median, text: format("%.2f× (min %.2f, max %.2f, n=%d)", median, ratios.first, ratios.last, ratios.size)}]
     end
   end
 
