@@ -2,6 +2,13 @@
 
 # Entry point of one measured run: `ruby harness/child.rb`, the run's spec on
 # stdin, its record back on file descriptor 3 (Harness::Channel).
+# When this process started running Ruby code: what precedes the measured
+# part (loading, building the jobs) is timed from here.
+module Ractorbench
+  module Harness
+    CHILD_STARTED = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+end
 require_relative "ractorbench/harness"
 require_relative "ractorbench/harness/channel"
 
@@ -48,8 +55,10 @@ module Ractorbench
 
         cost = RunCost.start
         started = now
+        setup_time = started - CHILD_STARTED
         results = run.call
-        messages_time = now - started
+        ended = now
+        messages_time = ended - started
         cost = RunCost.finish(cost)
         # The time limit is on the measured part: what follows (checking and
         # digesting half a million results, say) is ours, not the user's.
@@ -59,13 +68,19 @@ module Ractorbench
         # Every job comes back once. A workload may choose how many jobs a
         # run has (a test fixture does); the real ones make W x M.
         problem = wrong_count(results, jobs.size) || workload.check(results, count, params)
+        digest = workload.digest(results)
         {
           "status" => problem ? "wrong_result" : "ok",
           "reason" => problem,
           "messages_time" => messages_time,
-          "digest" => workload.digest(results),
+          "digest" => digest,
           "results" => results.size,
-          "peak_rss_kb" => Memory.peak_rss_kb
+          "peak_rss_kb" => Memory.peak_rss_kb,
+          # Around the measured part, inside this process: loading the
+          # workload and model and building the jobs; then ending the run,
+          # checking and digesting its results (ours, not the user's).
+          "setup_time" => setup_time,
+          "finish_time" => now - ended
         }.merge(cost, run.metrics)
       end
 

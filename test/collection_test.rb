@@ -34,6 +34,22 @@ class CollectionTest < Minitest::Test
     assert_equal 8, runs_in(out).size
   end
 
+  # Where a run's time went besides the measured part (issue 14): the
+  # child's own spans before and after it nest inside the driver's whole
+  # time, whatever the machine's speed.
+  def test_each_run_records_its_setup_and_finish_inside_its_whole_time
+    out = File.join(@dir, "r.jsonl")
+    result = ractorbench("run", "-w", "prime", "-m", "serial,processes", "--workers", "2", "--messages", "20", "--reps", "2", "-o", out)
+    assert_equal 0, result.code, result.err
+    runs = runs_in(out)
+    assert_equal 4, runs.size
+    runs.each do |run|
+      spans = run.values_at("setup_time", "messages_time", "finish_time")
+      assert spans.all? { |s| s.is_a?(Float) && s.positive? }, run.inspect
+      assert_operator spans.sum, :<=, run["whole_time"], run.inspect
+    end
+  end
+
   def test_the_seed_replays_the_order_and_each_repetition_holds_every_arm_once
     orders = Array.new(2) do |i|
       out = File.join(@dir, "r#{i}.jsonl")
