@@ -19,6 +19,22 @@ class ProcessesModelTest < Minitest::Test
     end
   end
 
+  # Many jobs of 12 KB each: enough to queue several ahead, too big to queue
+  # as many as small ones (a worker holds at most 32 KiB of jobs), results as
+  # big as the jobs.
+  def test_many_middle_sized_jobs_queue_ahead_within_the_pipe
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "r.jsonl")
+      result = ractorbench("run", "--load", fixture("bulky_workload.rb"), "-w", "bulky", "-m", "serial,processes",
+        "--workers", "2", "--messages", "200", "--param", "bytes=12000", "--reps", "1", "--timeout", "60", "-o", out)
+      assert_equal 0, result.code, result.out + result.err
+      runs = runs_in(out)
+      assert_equal ["ok"], runs.map { |r| r["status"] }.uniq
+      assert_equal 1, runs.map { |r| r["digest"] }.uniq.size
+      assert_equal [400], runs.map { |r| r["results"] }.uniq
+    end
+  end
+
   def test_many_short_jobs_all_come_back_once
     Dir.mktmpdir do |dir|
       out = File.join(dir, "r.jsonl")

@@ -61,12 +61,14 @@ module Ractorbench
 
       # One forked worker and the supervisor's ends of its two pipes.
       class Worker
-        # Most jobs in flight per worker. Only small frames are queued ahead:
-        # the supervisor must never block writing into a full pipe (64 KiB)
-        # while its worker blocks writing a result the supervisor is not
-        # reading.
-        DEPTH = 16
-        SMALL_FRAME = 2048
+        # Most jobs in flight per worker: enough that a worker wakes up once
+        # for many short jobs, not once for each.
+        DEPTH = 256
+        # Most bytes of jobs in flight per worker, well under a pipe's 64 KiB:
+        # the supervisor must never block writing into a full pipe while its
+        # worker blocks writing a result the supervisor is not reading. A
+        # bigger job goes alone.
+        QUEUE_BYTES = 32_768
         # A worker holds at most this fraction of its fair share of the jobs
         # not yet handed out, so queueing ahead cannot leave another idle.
         SHARE_AHEAD = 4
@@ -114,8 +116,9 @@ module Ractorbench
           @pid = pid
           @writer = writer
           @stream = Harness::Wire::Reader.new(reader)
-          @in_flight = 0
-          @small_frames = true
+          # Sizes of the frames in flight, oldest first: results come back in order.
+          @in_flight = []
+          @in_flight_bytes = 0
           @done = 0
           @depth = depth
         end
@@ -124,16 +127,20 @@ module Ractorbench
 
         def reader = @stream.io
 
-        def busy? = @in_flight.positive?
+        def busy? = !@in_flight.empty?
 
         # Sends jobs until this worker has its fill or none are left.
         def top_up(pending, workers)
           frames = "".b
-          while !pending.empty? && @in_flight < (@small_frames ? [Worker.depth(pending.size, workers), @depth].min : 1)
-            frame = Harness::Wire.frame(pending.shift)
-            @small_frames = false if frame.bytesize > SMALL_FRAME
+          limit = [Worker.depth(pending.size, workers), @depth].min
+          while !pending.empty? && @in_flight.size < limit
+            frame = Harness::Wire.frame(pending.first)
+            break unless @in_flight.empty? || @in_flight_bytes + frame.bytesize <= QUEUE_BYTES
+
+            pending.shift
             frames << frame
-            @in_flight += 1
+            @in_flight << frame.bytesize
+            @in_flight_bytes += frame.bytesize
           end
           @writer.write(frames) unless frames.empty?
         end
@@ -143,7 +150,7 @@ module Ractorbench
           messages = @stream.available
           raise EOFError, "worker #{@pid} exited before answering" if messages.nil?
 
-          @in_flight -= messages.size
+          @in_flight_bytes -= @in_flight.shift(messages.size).sum
           @done += messages.size
           messages
         end
