@@ -23,6 +23,9 @@ module Ractorbench
         def initialize(io)
           @io = io
           @buffer = "".b
+          # Where the next frame starts: frames are read off the buffer by
+          # moving this, not by copying what is left after each one.
+          @offset = 0
         end
 
         # The next frame's object, blocking; nil at end of file.
@@ -34,21 +37,22 @@ module Ractorbench
             chunk = @io.read_nonblock(CHUNK, exception: false)
             return nil if chunk.nil?
 
-            (chunk == :wait_readable) ? IO.select([@io]) : @buffer << chunk
+            (chunk == :wait_readable) ? IO.select([@io]) : append(chunk)
           end
         end
 
         def frame_buffered?
-          @buffer.bytesize >= 4 && @buffer.bytesize >= 4 + @buffer.unpack1("N")
+          left = @buffer.bytesize - @offset
+          left >= 4 && left >= 4 + @buffer.unpack1("N", offset: @offset)
         end
 
         # Every complete frame now readable without blocking; nil at end
         # of file with nothing left.
         def available
           chunk = @io.read_nonblock(CHUNK, exception: false)
-          return nil if chunk.nil? && @buffer.empty?
+          return nil if chunk.nil? && @offset == @buffer.bytesize
 
-          @buffer << chunk if chunk.is_a?(String)
+          append(chunk) if chunk.is_a?(String)
           frames = []
           while (frame = next_frame)
             frames << frame.first
@@ -60,14 +64,25 @@ module Ractorbench
 
         # [object] for a whole frame at the buffer's head, else nil.
         def next_frame
-          return nil if @buffer.bytesize < 4
+          left = @buffer.bytesize - @offset
+          return nil if left < 4
 
-          size = @buffer.unpack1("N")
-          return nil if @buffer.bytesize < 4 + size
+          size = @buffer.unpack1("N", offset: @offset)
+          return nil if left < 4 + size
 
-          data = @buffer.byteslice(4, size)
-          @buffer = @buffer.byteslice(4 + size, @buffer.bytesize)
+          data = @buffer.byteslice(@offset + 4, size)
+          @offset += 4 + size
           [Marshal.load(data)] # rubocop:disable Security/MarshalLoad -- our own worker's frames
+        end
+
+        # Drops what was read before adding more, so the buffer holds at most
+        # one read's worth beyond the frames not yet taken.
+        def append(chunk)
+          if @offset.positive?
+            @buffer = @buffer.byteslice(@offset, @buffer.bytesize - @offset)
+            @offset = 0
+          end
+          @buffer << chunk
         end
       end
     end
