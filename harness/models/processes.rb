@@ -5,14 +5,13 @@ require_relative "../ractorbench/harness"
 module Ractorbench
   module Models
     # W forked workers, each with a pair of pipes; the supervisor hands the
-    # next job to whichever worker answers first (IO.select), like the seed's
+    # next jobs to whichever worker answers first (IO.select), like the seed's
     # fork_test, but with Marshal so any workload's jobs and results travel.
-    # When jobs outnumber workers many times over, several small jobs wait in
-    # each worker's pipe (as the seed's requests queued in its pipe buffer)
-    # and both ends read whole buffers of frames, so neither side wakes up
-    # once per message when messages are short. With few jobs each worker
-    # has one at a time: a job queued behind another is a job an idle worker
-    # could have run.
+    # When jobs outnumber workers many times over, they travel in batches
+    # (as the seed's requests queued in its pipe buffer), so neither side
+    # wakes up once per message when messages are short. With few jobs each
+    # worker has one at a time: a job queued behind another is a job an idle
+    # worker could have run.
     module Processes
       extend Harness::Model
       model "processes", "W forked workers fed by a supervisor over pipes", family: "process"
@@ -27,15 +26,16 @@ module Ractorbench
 
       def self.run(workload, jobs, workers)
         coarse = workload.respond_to?(:job_seconds) && workload.job_seconds.to_f >= COARSE_JOB
-        depth = coarse ? 1 : Worker::DEPTH
-        pool = Array.new([workers, 1].max) { Worker.start(workload, depth) }
+        pool = Array.new([workers, 1].max) { Worker.start(workload, coarse) }
         pending = jobs.dup
         results = []
         pool.each { |w| w.top_up(pending, pool.size) }
         until (busy = pool.select(&:busy?)).empty?
-          ready = IO.select(busy.map(&:reader))[0]
+          sending = busy.select(&:sending?)
+          readable, writable = IO.select(busy.map(&:reader), sending.map(&:writer))
+          sending.each { |worker| worker.flush if writable.include?(worker.writer) }
           busy.each do |worker|
-            next unless ready.include?(worker.reader)
+            next unless readable.include?(worker.reader)
 
             worker.receive_available.each { |message| results << Harness::ResultMessage.unwrap(message) }
             worker.top_up(pending, pool.size)
@@ -59,16 +59,19 @@ module Ractorbench
         extra_metrics["supervisor_pss_kb"] = supervisor_pss
       end
 
-      # One forked worker and the supervisor's ends of its two pipes.
+      # One forked worker and the supervisor's ends of its two pipes. Jobs go
+      # in batches, results come back a batch at a time: one Marshal call and
+      # one wake-up per batch, not per job, which is most of what a message
+      # costs when jobs are short. Two batches are in flight, so a worker
+      # starts its next while the supervisor reads its last.
       class Worker
-        # Most jobs in flight per worker: enough that a worker wakes up once
-        # for many short jobs, not once for each.
-        DEPTH = 256
-        # Most bytes of jobs in flight per worker, well under a pipe's 64 KiB:
-        # the supervisor must never block writing into a full pipe while its
-        # worker blocks writing a result the supervisor is not reading. A
-        # bigger job goes alone.
-        QUEUE_BYTES = 32_768
+        # Batches in flight per worker (one for coarse jobs).
+        BATCHES = 2
+        # Most jobs in one batch.
+        BATCH = 128
+        # A job whose dump is bigger than this goes alone: batching saves
+        # nothing on it, and its results may be as big.
+        SMALL_JOB = 4096
         # A worker holds at most this fraction of its fair share of the jobs
         # not yet handed out, so queueing ahead cannot leave another idle.
         SHARE_AHEAD = 4
@@ -76,10 +79,10 @@ module Ractorbench
         # Jobs a worker may hold when `remaining` are still to hand out among
         # `workers`: one unless there are many times more jobs than workers.
         def self.depth(remaining, workers)
-          (remaining / (workers * SHARE_AHEAD)).clamp(1, DEPTH)
+          (remaining / (workers * SHARE_AHEAD)).clamp(1, BATCH * BATCHES)
         end
 
-        def self.start(workload, depth = DEPTH)
+        def self.start(workload, coarse)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
@@ -91,19 +94,15 @@ module Ractorbench
           end
           jobs_r.close
           results_w.close
-          new(pid, jobs_w, results_r, depth)
+          new(pid, jobs_w, results_r, coarse)
         end
 
-        # In the worker: answer each job until told to stop, then report
+        # In the worker: answer each batch until told to stop, then report
         # this process's own memory and cost, which only it can read.
         def self.serve(workload, input, output, mark)
-          replies = "".b
-          while (job = input.read)
-            replies << Harness::Wire.frame(Harness::ResultMessage.call { workload.work(job) })
-            # Answer in one write whatever is done before waiting for more.
-            output.write(replies.slice!(0, replies.bytesize)) unless input.frame_buffered?
+          while (batch = input.read)
+            output.write(Harness::Wire.frame(batch.map { |job| Harness::ResultMessage.call { workload.work(job) } }))
           end
-          output.write(replies) unless replies.empty?
           Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb,
                                        cost: Harness::RunCost.worker_finish(mark, forked: true)})
           # Stay alive (pages shared) until told to go. A second message, not
@@ -112,53 +111,67 @@ module Ractorbench
           exit!(0)
         end
 
-        def initialize(pid, writer, reader, depth = DEPTH)
+        def initialize(pid, writer, reader, coarse)
           @pid = pid
           @writer = writer
           @stream = Harness::Wire::Reader.new(reader)
-          # Sizes of the frames in flight, oldest first: results come back in order.
+          # Jobs in each batch in flight, oldest first: answers come in order.
           @in_flight = []
-          @in_flight_bytes = 0
+          # Bytes not yet written: the supervisor never blocks on a worker's
+          # full pipe while that worker blocks writing answers it is not reading.
+          @outgoing = "".b
           @done = 0
-          @depth = depth
+          @batches = coarse ? 1 : BATCHES
+          @coarse = coarse
         end
 
-        attr_reader :done
+        attr_reader :done, :writer
 
         def reader = @stream.io
 
         def busy? = !@in_flight.empty?
 
-        # Sends jobs until this worker has its fill or none are left.
-        def top_up(pending, workers)
-          frames = "".b
-          limit = [Worker.depth(pending.size, workers), @depth].min
-          while !pending.empty? && @in_flight.size < limit
-            frame = Harness::Wire.frame(pending.first)
-            break unless @in_flight.empty? || @in_flight_bytes + frame.bytesize <= QUEUE_BYTES
+        def sending? = !@outgoing.empty?
 
-            pending.shift
-            frames << frame
-            @in_flight << frame.bytesize
-            @in_flight_bytes += frame.bytesize
+        # Sends batches until this worker has its fill or no job is left.
+        def top_up(pending, workers)
+          while !pending.empty? && @in_flight.size < @batches && @in_flight.sum < Worker.depth(pending.size, workers)
+            size = batch_size(pending, workers)
+            @outgoing << Harness::Wire.frame(pending.shift(size))
+            @in_flight << size
           end
-          @writer.write(frames) unless frames.empty?
+          flush
         end
 
-        # Every result already in the pipe (at least one: the pipe was ready).
-        def receive_available
-          messages = @stream.available
-          raise EOFError, "worker #{@pid} exited before answering" if messages.nil?
+        # Writes what the pipe takes now, keeping the rest for when it is writable.
+        def flush
+          return if @outgoing.empty?
 
-          @in_flight_bytes -= @in_flight.shift(messages.size).sum
-          @done += messages.size
-          messages
+          written = @writer.write_nonblock(@outgoing, exception: false)
+          @outgoing = @outgoing.byteslice(written, @outgoing.bytesize - written) if written.is_a?(Integer)
+        end
+
+        # Every result already in the pipe (at least one batch: the pipe was ready).
+        def receive_available
+          batches = @stream.available
+          raise EOFError, "worker #{@pid} exited before answering" if batches.nil?
+
+          @done += @in_flight.shift(batches.size).sum
+          batches.flatten(1)
         end
 
         # Tells the worker there are no more jobs; it answers with its memory.
         def memory
           Harness::Wire.write(@writer, nil)
           @stream.read or raise EOFError, "worker #{@pid} exited before reporting its memory"
+        end
+
+        # Jobs this worker's next batch holds: its share ahead split over the
+        # batches in flight, one when jobs are coarse or big.
+        def batch_size(pending, workers)
+          return 1 if @coarse || Marshal.dump(pending.first).bytesize > SMALL_JOB
+
+          (Worker.depth(pending.size, workers) / @batches).clamp(1, BATCH)
         end
 
         def finish
