@@ -27,7 +27,7 @@ module TrustBenchmarks
   OTHER_RUBIES = {"ruby40" => "/opt/rubies/ruby-4.0.0/bin/ruby", "ruby34" => "/opt/rubies/ruby-3.4.0/bin/ruby"}.freeze
   # prime 2x5000 split statically in two by hand, outside the tool (two
   # forks, two ractors): what the split models should come within 5% of,
-  # measured on each Ruby the same day, alternating with serial.
+  # measured on each Ruby the same day, each arm in a fresh process.
   STATIC_SPLIT = File.expand_path("fixtures/static_split.rb", __dir__)
   STATIC_MODELS = {"processes-split" => "fork", "ractors-split" => "ractors"}.freeze
 
@@ -100,14 +100,16 @@ module TrustBenchmarks
   end
 
   # Median speedup over serial of the hand-written splits on one Ruby, with
-  # its range and n (benchmarks/fixtures/static_split.rb, REPS alternations).
+  # its range and n: REPS rounds of serial, fork and ractors, each arm in a
+  # fresh process (benchmarks/fixtures/static_split.rb), paired by round.
   def static_split(path)
     env = Ractorbench::Measure::ChildEnvironment.base
-    out = IO.popen(env, [path, STATIC_SPLIT, REPS, "2"], unsetenv_others: true, &:read)
-    times = JSON.parse(out).fetch("times")
-    serial = times.fetch("serial")
+    arms = %w[serial] + STATIC_MODELS.values
+    times = Array.new(Integer(REPS)) do
+      arms.to_h { |arm| [arm, Float(IO.popen(env, [path, STATIC_SPLIT, arm, "2"], unsetenv_others: true, &:read))] }
+    end
     STATIC_MODELS.values.to_h do |hand|
-      ratios = serial.zip(times.fetch(hand)).map { |s, t| s / t }.sort
+      ratios = times.map { |round| round["serial"] / round[hand] }.sort
       median = ratios[ratios.size / 2]
       [hand, {median: median, text: format("%.2f× (min %.2f, max %.2f, n=%d)", median, ratios.first, ratios.last, ratios.size)}]
     end
