@@ -9,6 +9,7 @@ require_relative "../plan/size"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
+require_relative "../rubies/selection"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
 require_relative "../measure/collector"
@@ -94,7 +95,9 @@ module Ractorbench
           @plan.adaptive = Plan::AdaptiveReps.parse(n)
           @plan.reps = Plan::NumberList.positive_integer("--reps", n) unless @plan.adaptive
         end
-        o.on("--ruby NAME=COMMAND", "a Ruby under test (repeatable; default the running ruby)") { |r| @ruby_texts << r }
+        o.on("--ruby RUBY", "a Ruby under test (repeatable; default the running ruby): NAME=COMMAND, a command, " \
+          "or a Ruby `ractorbench rubies` finds, by version (4.0) or name (ruby-3.4.0)") { |r| @ruby_texts << r }
+        o.on("--rubies LIST", "several found Rubies: all, or a list such as 3.4,4.0") { |l| @rubies_text = l }
         Rubies::Variants.add_options(o, @variants)
         o.on("--seed N", "replay the run order of an earlier collection") { |n| @seed = Plan::NumberList.seed("--seed", n) }
         o.on("--timeout SECONDS", "time limit per run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
@@ -175,7 +178,7 @@ module Ractorbench
         given = {
           "--suite" => @plan.suite, "-w" => @plan.workloads, "-m" => @plan.models, "--workers" => @plan.workers,
           "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps || @plan.adaptive,
-          "--scale" => @scale_given, "--ruby" => !@ruby_texts.empty?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
+          "--scale" => @scale_given, "--ruby/--rubies" => !@ruby_texts.empty? || !@rubies_text.nil?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
           "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force,
           "--shard" => @shard
         }.select { |_, v| v }.keys
@@ -289,7 +292,11 @@ module Ractorbench
       end
 
       def rubies
-        given = @ruby_texts.empty? ? [Rubies::Target.current] : @ruby_texts.map { |t| Rubies::Target.parse(t) }.tap { |ts| unique!(ts) }
+        selection = Rubies::Selection.new
+        given = @ruby_texts.map { |t| selection.one(t) }
+        given += selection.many(@rubies_text) if @rubies_text
+        given = [Rubies::Target.current] if given.empty?
+        unique!(given)
         @variants.expand(given, @plan.suite)
       end
 

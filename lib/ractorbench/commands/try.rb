@@ -6,6 +6,7 @@ require "time"
 require_relative "../plan/catalog"
 require_relative "../plan/number_list"
 require_relative "../rubies/target"
+require_relative "../rubies/selection"
 require_relative "../measure/machine"
 require_relative "../plan/matrix"
 require_relative "../measure/collector"
@@ -110,7 +111,8 @@ module Ractorbench
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
-          o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit'") { |r| @ruby_text = r }
+          o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit', " \
+            "or one `ractorbench rubies` finds: --ruby 4.0") { |r| @ruby_text = r }
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
@@ -127,7 +129,7 @@ module Ractorbench
       end
 
       def ruby
-        @ruby_text ? Rubies::Target.parse(@ruby_text) : Rubies::Target.current
+        @ruby_text ? Rubies::Selection.new.one(@ruby_text) : Rubies::Target.current
       end
 
       def check_only(preflight, diagnoses)

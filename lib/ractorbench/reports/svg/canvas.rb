@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
-require "cgi"
+require "erb"
 
 module Ractorbench
   module Reports
     module Svg
       # Writes one inline <svg> element. Every text and every attribute value
-      # goes through CGI.escapeHTML here, so a workload or Ruby named
+      # goes through ERB::Util.html_escape here, so a workload or Ruby named
       # `<script>...` (names come from results files) stays text.
       class Canvas
         attr_reader :width, :height
@@ -52,7 +52,7 @@ module Ractorbench
 
         def num(value) = format("%.2f", value).sub(/\.?0+\z/, "")
 
-        def escape(text) = CGI.escapeHTML(text)
+        def escape(text) = ERB::Util.html_escape(text)
       end
     end
   end

@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "json"
+require "terminal-table"
+require_relative "../cli"
+require_relative "../cli/parser"
+require_relative "../errors"
+require_relative "../printable"
+require_relative "../rubies/discovery"
+require_relative "../rubies/target"
+
+module Ractorbench
+  module Commands
+    # `ractorbench rubies`: every Ruby found on PATH and where rbenv, asdf,
+    # chruby, mise and rvm keep them, with what each can run: the names
+    # `--ruby` and `--rubies` take.
+    class RubyList
+      FORMATS = %w[text json].freeze
+
+      def initialize(argv, out:, err:)
+        @out = out
+        @format = "text"
+        CLI::Parser.new("Usage: ractorbench rubies [--format text|json]",
+          exit_codes: [[0, "listed (also when none was found)"], [2, "bad input: one line on stderr"]]) do |o|
+          o.on("--format FORMAT", FORMATS, "text (a table, default) or json") { |f| @format = f }
+        end.parse!(argv)
+        raise UsageError, "rubies takes no arguments, got #{argv.join(" ")}" unless argv.empty?
+      end
+
+      def call
+        found = Ractorbench::Rubies::Discovery.new.call
+        rows = found.map { |f| row(f) }
+        @out.puts((@format == "json") ? JSON.pretty_generate(rows) : table(rows))
+        0
+      end
+
+      private
+
+      # What the probe said, plus whether M:N threads took effect when asked
+      # for (a second probe with RUBY_MN_THREADS=1).
+      def row(found)
+        base = {"name" => found.name, "found_by" => found.source, "path" => found.path}
+        return base.merge("name" => nil, "problem" => found.problem) unless found.ok?
+
+        f = found.features
+        base.merge("version" => found.version, "engine" => found.engine, "description" => found.info["description"],
+          "yjit" => f["yjit"] ? true : false, "zjit" => f["zjit"] ? true : false,
+          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found))
+      end
+
+      def ractor_api(features)
+        return "none" unless features["ractor"]
+
+        features["ractor_port"] ? "Port" : "yield/take"
+      end
+
+      def mn_threads(found)
+        return false unless found.engine == "ruby"
+
+        probed = Ractorbench::Rubies::Target.new(name: found.name, argv: [found.path], env: {"RUBY_MN_THREADS" => "1"}).probe!
+        probed.info.dig("features", "mn", "threads", "active")
+      rescue UsageError
+        nil
+      end
+
+      def table(rows)
+        return "No Ruby found on PATH or in the folders of rbenv, asdf, chruby, mise or rvm." if rows.empty?
+
+        yes = ->(v) {
+          if v.nil?
+            "?"
+          else
+            (v ? "yes" : "no")
+          end
+        }
+        body = rows.map do |r|
+          next [Printable.name(r["path"]), "-", "-", "-", "-", "-", "-", "-", r["found_by"], Printable.name(r["problem"])] if r["problem"]
+
+          [r["name"], r["version"], r["engine"], yes[r["yjit"]], yes[r["zjit"]], r["ractor"], yes[r["mn_threads"]], yes[r["fork"]],
+            r["found_by"], r["path"]].map { |cell| Printable.name(cell.to_s) }
+        end
+        table = Terminal::Table.new(headings: %w[name version engine YJIT ZJIT Ractor M:N fork found path], rows: body)
+        table.style = {border_top: false, border_bottom: false, border_x: "-", border_i: " ", border_y: " "}
+        "#{table}\n--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
+          "Ractor: Port (Ruby 4.0's API) or yield/take (3.x); M:N: RUBY_MN_THREADS=1 takes effect."
+      end
+    end
+
+    CLI.register("rubies", RubyList, "every Ruby found (PATH, rbenv, asdf, chruby, mise, rvm) and what it can run")
+  end
+end
