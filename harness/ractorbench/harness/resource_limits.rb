@@ -12,7 +12,10 @@ module Ractorbench
       # The limit the OS enforced, as raised in place of the bare error.
       class Reached < StandardError; end
 
-      REFUSALS = [ThreadError, Errno::EAGAIN, Errno::ENOMEM].freeze
+      # Ruby 3.x raises ThreadError ("can't create Thread") when the OS refuses
+      # a thread's stack; Ruby 4.0 raises NoMemoryError ("failed to allocate
+      # memory") for the same refusal.
+      REFUSALS = [ThreadError, Errno::EAGAIN, Errno::ENOMEM, NoMemoryError].freeze
 
       module_function
 
