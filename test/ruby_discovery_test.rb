@@ -24,11 +24,20 @@ class RubyDiscoveryTest < Minitest::Test
     "rvm" => [".rvm/rubies", "rvm_path", "rubies"]
   }.freeze
 
-  def install(folder, version, exe: "ruby", target: HOST)
+  # A link to this Ruby, as version managers' folders hold; wrapper: true
+  # makes it a script that starts this Ruby instead (a file of its own, so a
+  # Ruby found elsewhere too, such as /opt/rubies', is not the same file).
+  def install(folder, version, exe: "ruby", target: HOST, wrapper: false)
     bin = File.join(folder, version, "bin")
     FileUtils.mkdir_p(bin)
-    File.symlink(target, File.join(bin, exe))
-    File.join(bin, exe)
+    path = File.join(bin, exe)
+    if wrapper
+      File.write(path, "#!/bin/sh\nexec #{target} \"$@\"\n")
+      File.chmod(0o755, path)
+    else
+      File.symlink(target, path)
+    end
+    path
   end
 
   # A JRuby-like engine: a script that starts this Ruby with Ractor, fork and
@@ -48,19 +57,19 @@ class RubyDiscoveryTest < Minitest::Test
   def test_each_version_managers_layout_by_default_and_moved_by_its_variable
     LAYOUTS.each do |manager, (default, variable, inside)|
       home = File.join(@dir, manager)
-      home_install = install(File.join(home, default), "3.1.2")
+      home_install = install(File.join(home, default), "3.1.2", wrapper: true)
       assert_includes candidates({}, home), [home_install, manager], "#{manager} under HOME"
       next unless variable
 
       moved_root = File.join(@dir, "moved-#{manager}")
-      moved = install(File.join(moved_root, inside), "3.1.2")
+      moved = install(File.join(moved_root, inside), "3.1.2", wrapper: true)
       assert_includes candidates({variable => moved_root}, File.join(@dir, "empty")), [moved, manager], "#{manager} moved by #{variable}"
     end
     # chruby's RUBIES, where exported, names Ruby roots anywhere.
-    exe = install(File.join(@dir, "elsewhere"), "ruby-3.1.2")
+    exe = install(File.join(@dir, "elsewhere"), "ruby-3.1.2", wrapper: true)
     assert_includes candidates({"RUBIES" => File.join(@dir, "elsewhere", "ruby-3.1.2")}, File.join(@dir, "empty")), [exe, "chruby"]
     # mise also follows XDG_DATA_HOME.
-    xdg = install(File.join(@dir, "xdg", "mise", "installs", "ruby"), "3.1.2")
+    xdg = install(File.join(@dir, "xdg", "mise", "installs", "ruby"), "3.1.2", wrapper: true)
     assert_includes candidates({"XDG_DATA_HOME" => File.join(@dir, "xdg")}, File.join(@dir, "empty")), [xdg, "mise"]
   end
 
@@ -121,7 +130,7 @@ class RubyDiscoveryTest < Minitest::Test
   def test_a_ruby_not_found_is_one_line_listing_what_was
     out = File.join(@dir, "r.jsonl")
     result = ractorbench("run", "-w", "noop", "-m", "serial", "--ruby", "9.9", "-o", out, env: {"HOME" => @dir})
-    assert_usage_error(result, /--ruby 9\.9: no such Ruby found; found: .*ruby-#{Regexp.escape(RUBY_VERSION)} \(PATH\)/o)
+    assert_usage_error(result, /--ruby 9\.9: no such Ruby found; found: .*ruby-#{Regexp.escape(RUBY_VERSION)} \((PATH|chruby)\)/o)
     refute File.exist?(out)
     assert_usage_error(ractorbench("run", "-w", "noop", "--rubies", ",", "-o", out), /--rubies: give all, or a list/)
   end
