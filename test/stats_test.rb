@@ -179,4 +179,30 @@ class StatsTest < Minitest::Test
     assert_in_delta 1.1 / 1.05, ci.estimate
     assert_match(/need 6 or more runs a side/, ci.reason)
   end
+
+  # From 100 runs a side the interval comes from each median's exact
+  # order-statistics interval, not from resampling (whose cost grows with
+  # the runs); on the same samples the two agree.
+  def test_many_runs_take_the_order_statistics_interval_which_agrees_with_resampling
+    rng = Random.new(7)
+    lognormal = ->(median) { median * Math.exp(0.1 * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)) }
+    slow = Array.new(300) { lognormal.call(0.03) }
+    fast = Array.new(300) { lognormal.call(0.02) }
+    large = Bootstrap.ratio_of_medians(slow, fast, label: "many")
+    resampled = Bootstrap.ratio_of_medians(slow, fast, label: "many", large_sample: Float::INFINITY)
+    refute large.paired
+    assert_in_delta resampled.estimate, large.estimate, 1e-12
+    assert_operator large.low, :<, 1.5
+    assert_operator large.high, :>, 1.5
+    assert_in_delta 1.0, (large.high - large.low) / (resampled.high - resampled.low), 0.35
+    assert_in_delta resampled.low, large.low, 0.02
+    assert_in_delta resampled.high, large.high, 0.02
+    # Draws for combining intervals follow the same interval.
+    draws = large.draws.sort
+    assert_equal Bootstrap::RESAMPLES, draws.size
+    assert_in_delta large.low, draws[(draws.size * 0.025).floor], 0.02
+    assert_in_delta large.high, draws[(draws.size * 0.975).floor], 0.02
+    # Below 100 runs a side: resampling, paired when the sides are by repetition.
+    assert Bootstrap.ratio_of_medians(slow.first(99), fast.first(99), label: "few").draws.is_a?(Array)
+  end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "zlib"
+require_relative "median_interval"
 
 module Ractorbench
   module Stats
@@ -18,6 +19,13 @@ module Ractorbench
     # the same results file always gives the same interval.
     class Bootstrap
       RESAMPLES = 2000
+      # From this many runs a side, resampling (its cost grows with the runs:
+      # a million-run file would take an hour) gives way to each median's
+      # exact order-statistics interval, combined on the log scale: by then
+      # the two agree, and a paired draw gains little over independent sides.
+      LARGE_SAMPLE = 100
+      # The normal quantile for a 95% interval: the large-sample draws.
+      Z95 = 1.959963984540054
       # Fewer runs than this a side and the resampled medians take so few
       # values that the percentiles mean little; the same floor as the
       # order-statistics interval of one median.
@@ -25,15 +33,24 @@ module Ractorbench
 
       Interval = Struct.new(:estimate, :low, :high, :level, :paired, :n1, :n2, :draws, :reason, keyword_init: true) do
         def known? = !low.nil?
+
+        # Draws made only when asked for (a compare's geometric mean): a
+        # report of a thousand configurations never needs them.
+        def draws
+          made = self[:draws]
+          made.respond_to?(:call) ? (self[:draws] = made.call) : made
+        end
       end
 
       # numerator / denominator: pass {rep => value} hashes to pair by
       # repetition, or arrays to draw each side independently.
-      def self.ratio_of_medians(numerator, denominator, label:, level: 0.95, resamples: RESAMPLES)
-        new(numerator, denominator, label: label, level: level, resamples: resamples).interval
+      # large_sample: runs a side from which the order-statistics interval
+      # replaces resampling (Float::INFINITY: always resample).
+      def self.ratio_of_medians(numerator, denominator, label:, level: 0.95, resamples: RESAMPLES, large_sample: LARGE_SAMPLE)
+        new(numerator, denominator, label: label, level: level, resamples: resamples, large_sample: large_sample).interval
       end
 
-      def initialize(numerator, denominator, label:, level:, resamples:)
+      def initialize(numerator, denominator, label:, level:, resamples:, large_sample: LARGE_SAMPLE)
         @paired = numerator.is_a?(Hash) && denominator.is_a?(Hash) && !numerator.empty? &&
           numerator.keys.sort == denominator.keys.sort
         order = numerator.keys if @paired
@@ -42,6 +59,7 @@ module Ractorbench
         @label = label
         @level = level
         @resamples = resamples
+        @large_sample = large_sample
       end
 
       def interval
@@ -53,6 +71,9 @@ module Ractorbench
           return Interval.new(**base, reason: reason)
         end
 
+        large = large_sample(estimate, base) if small >= @large_sample
+        return large if large
+
         # draws stay in drawing order: independent intervals can then be
         # combined draw by draw (Comparison's geometric mean).
         draws = draw
@@ -62,6 +83,31 @@ module Ractorbench
       end
 
       private
+
+      # Each median's order-statistics interval (MedianInterval, exact
+      # coverage of at least the level), its distances from the median on the
+      # log scale added in quadrature: numerator's lower with denominator's
+      # upper for the low end, and the other way round. Draws for combining
+      # (Comparison's geometric mean) come from the normal distribution those
+      # distances describe on each side. nil when a side has a time <= 0.
+      def large_sample(estimate, base)
+        a = MedianInterval.for(@num, level: @level)
+        b = MedianInterval.for(@den, level: @level)
+        return nil unless a.known? && b.known? && [a.low, b.low, a.median, b.median].all?(&:positive?)
+
+        down = Math.sqrt(Math.log(a.median / a.low)**2 + Math.log(b.high / b.median)**2)
+        up = Math.sqrt(Math.log(a.high / a.median)**2 + Math.log(b.median / b.low)**2)
+        Interval.new(**base, paired: false, low: estimate * Math.exp(-down), high: estimate * Math.exp(up),
+          draws: (-> { normal_draws(estimate, down / Z95, up / Z95) } if (@level - 0.95).abs < 1e-9))
+      end
+
+      def normal_draws(estimate, sigma_down, sigma_up)
+        rng = Random.new(Zlib.crc32(@label.to_s))
+        Array.new(@resamples) do
+          z = Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+          estimate * Math.exp(z * (z.negative? ? sigma_down : sigma_up))
+        end
+      end
 
       def draw
         rng = Random.new(Zlib.crc32(@label.to_s))
