@@ -2,8 +2,8 @@
 
 require "test_helper"
 
-# The processes model queues small jobs ahead in each worker's pipe; large
-# ones must still flow one at a time instead of filling both pipes.
+# The processes model sends small jobs in batches; large ones must still flow
+# one at a time, and nothing may fill both pipes while each side waits.
 class ProcessesModelTest < Minitest::Test
   include CLIHelper
 
@@ -19,10 +19,10 @@ class ProcessesModelTest < Minitest::Test
     end
   end
 
-  # Many jobs of 12 KB each: enough to queue several ahead, too big to queue
-  # as many as small ones (a worker holds at most 32 KiB of jobs), results as
-  # big as the jobs.
-  def test_many_middle_sized_jobs_queue_ahead_within_the_pipe
+  # Many jobs of 12 KB each, results as big: too big to batch (a job over
+  # 4 KiB goes alone), many enough that small ones would be batched; the
+  # supervisor writes without blocking while both pipes carry them.
+  def test_many_middle_sized_jobs_flow_without_deadlock
     Dir.mktmpdir do |dir|
       out = File.join(dir, "r.jsonl")
       result = ractorbench("run", "--load", fixture("bulky_workload.rb"), "-w", "bulky", "-m", "serial,processes",
