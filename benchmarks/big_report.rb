@@ -5,7 +5,9 @@
 # `ractorbench report` in each FORMATS (default text and html) as a user
 # runs it, timed with GNU time: wall seconds and peak memory. The goal is
 # under 10 s and 300 MB for a million runs. FILE=path keeps (or reuses) the
-# generated file.
+# generated file. RACTORBENCH_READERS=1 makes report read the file in one
+# process (by default a big file is read by one forked reader per usable core;
+# GNU time's peak is then the largest of those processes, not their sum).
 require "json"
 require "tmpdir"
 require "fileutils"
@@ -45,7 +47,8 @@ unless File.exist?(path)
     File.size(path) / 1e6, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
 end
 
-puts "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}; #{File.size(path) / 1_000_000} MB file"
+readers = ENV["RACTORBENCH_READERS"] ? "RACTORBENCH_READERS=#{ENV["RACTORBENCH_READERS"]}" : "readers: one per usable core"
+puts "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}; #{File.size(path) / 1_000_000} MB file; #{readers}"
 formats.each do |format|
   out = File.join(dir, "report.#{format}")
   FileUtils.rm_f(out)

@@ -3,6 +3,7 @@
 require "forwardable"
 require_relative "plan/catalog"
 require_relative "plan/configuration"
+require_relative "store/run_table"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
 require_relative "analysis/first_run"
@@ -14,29 +15,48 @@ module Ractorbench
   class Analysis
     BASELINE = "serial"
 
-    # One configuration's samples and what they add up to.
+    # One configuration's samples and what they add up to, read from its
+    # Store::Columns: rows, not Hashes, so a million runs stay cheap.
     class Group
       extend Forwardable
 
-      attr_reader :configuration, :runs, :ok_runs
+      attr_reader :configuration, :columns
       attr_accessor :baseline
 
       def_delegators :configuration, :workload, :model, :workers, :messages, :params, :ruby, :params_label,
         :comparison_key, :jobs_key, :label, :title
 
-      # runs: Store::RunRecords of one configuration.
-      def initialize(runs, digest_check, first_run: nil)
-        @configuration = runs.first.configuration
-        @runs = runs
-        succeeded = runs.select { |r| r.ok? && !digest_check.wrong?(r) }
-        # Runs other programs disturbed stay in the file and out of the
-        # figures; a configuration that has nothing else keeps them, and
-        # gives no verdict (all_disturbed?).
-        @disturbed_runs, @ok_runs = succeeded.partition(&:disturbed?)
-        @ok_runs = @disturbed_runs if @ok_runs.empty?
-        @digest_check = digest_check
+      # columns: one configuration's Store::Columns.
+      def initialize(columns, digest_check, first_run: nil)
+        @columns = columns
+        @configuration = columns.configuration
+        sort_rows(digest_check.wrong_rows(columns))
         set_apart_first_run(first_run) if first_run
       end
+
+      # Every run of the configuration, successful or not (RunViews).
+      def runs = columns.views
+
+      # The runs the figures come from (RunViews, made when asked for).
+      def ok_runs = columns.views(@ok_rows)
+
+      # The index-th of them (as values(key)[index] is its field).
+      def ok_run(index) = columns.view(@ok_rows.fetch(index))
+
+      # One field of the runs the figures come from, nil where a run lacks it.
+      def values(key) = columns.values(key, @ok_rows)
+
+      attr_reader :succeeded_count, :disturbed_count
+
+      # How many runs the figures come from.
+      def ok_count = @ok_rows.size
+
+      def failed_count = @failed_rows.size
+      def unsupported_count = @unsupported_rows.size
+
+      # Whether the runs recorded what the rest of the machine did (files
+      # from before that have only load averages).
+      def interference_recorded? = (0...columns.size).any? { |row| columns.key?("disturbed", row) }
 
       # The earliest successful run, shown on its own; left out of ok_runs
       # (and so of every statistic) when the FirstRun policy says so.
@@ -45,47 +65,53 @@ module Ractorbench
       def first_run_excluded? = @first_run_excluded || false
 
       def set_apart_first_run(policy)
-        @first_run = policy.first_of(@ok_runs)
-        @first_run_excluded = policy.exclude?(ruby, @ok_runs.size)
-        @ok_runs = @ok_runs.reject { |r| r.equal?(@first_run) } if @first_run_excluded
+        @first_run = earliest_ok_run || policy.first_of(ok_runs)
+        @first_run_excluded = policy.exclude?(ruby, @ok_rows.size)
+        @ok_rows = @ok_rows.reject { |row| row == @first_run.row } if @first_run_excluded
       end
 
-      def messages_time = @messages_time ||= Stats::Summary.new(ok_runs.map { |r| r["messages_time"] })
-      def whole_time = @whole_time ||= Stats::Summary.new(ok_runs.map { |r| r["whole_time"] })
+      def messages_time = @messages_time ||= Stats::Summary.new(values("messages_time"))
+      def whole_time = @whole_time ||= Stats::Summary.new(values("whole_time"))
 
-      attr_reader :disturbed_runs
+      def disturbed_runs = columns.views(@disturbed_rows)
 
-      def all_disturbed? = !@disturbed_runs.empty? && @ok_runs.equal?(@disturbed_runs)
+      def all_disturbed? = !@disturbed_rows.empty? && @ok_rows.equal?(@disturbed_rows)
 
-      def failed_runs
-        runs.select { |r| r.failed? || @digest_check.wrong?(r) }
-      end
+      def failed_runs = columns.views(@failed_rows)
+
+      # Runs that recorded a failure themselves (crash, timeout, error), as
+      # opposed to a wrong digest, which failed_runs counts too.
+      def crashed_runs = columns.views(@crashed_rows)
+
+      # Every run other programs disturbed, whatever its outcome.
+      def runs_disturbed = columns.views(@disturbed_any_rows)
 
       def unsupported_reason
-        runs.find(&:unsupported?)&.reason if ok_runs.empty?
+        columns.value("reason", @unsupported_rows.first) if @ok_rows.empty? && !@unsupported_rows.empty?
       end
 
       # (user + system) / wall: how many cores the run kept busy on average.
-      def cpu_utilisation
-        Stats::Summary.new(ok_runs.map { |r| (r["user"].to_f + r["system"].to_f) / r["whole_time"] if r["whole_time"].to_f.positive? })
+      def cpu_utilisation = @cpu_utilisation ||= Stats::Summary.new(cpu_utilisations)
+
+      def cpu_utilisations
+        @cpu_utilisations ||= cpu_times.zip(values("whole_time")).map { |cpu, wall| cpu / wall if wall.to_f.positive? }
       end
 
-      def cpu_seconds
-        Stats::Summary.new(ok_runs.map { |r| r["user"].to_f + r["system"].to_f })
-      end
+      def cpu_seconds = @cpu_seconds ||= Stats::Summary.new(cpu_times)
 
       # Peak memory of every process of a run together (forked workers too).
       def peak_memory_kb
-        Stats::Summary.new(ok_runs.map { |r| r["peak_rss_kb"].to_i + r["workers_peak_rss_kb"].to_i if r["peak_rss_kb"] })
+        @peak_memory_kb ||= Stats::Summary.new(values("peak_rss_kb").zip(values("workers_peak_rss_kb"))
+          .map { |own, workers| own.to_i + workers.to_i if own })
       end
 
-      def gc_count = Stats::Summary.new(ok_runs.map { |r| r["gc_count"] })
+      def gc_count = @gc_count ||= Stats::Summary.new(values("gc_count"))
 
       # What the runs cost beyond time (page faults, context switches,
       # allocations, GC time: harness/ractorbench/harness/run_cost.rb), median.
       COSTS = %w[messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
 
-      def cost(key) = Stats::Summary.new(ok_runs.map { |r| r[key] }).median
+      def cost(key) = (@costs ||= {})[key] ||= Stats::Summary.new(values(key)).median
 
       def speedup
         ratio(baseline&.messages_time&.median, messages_time.median)
@@ -97,6 +123,44 @@ module Ractorbench
 
       private
 
+      # Which runs succeeded, failed, were unsupported or disturbed. Runs
+      # other programs disturbed stay in the file and out of the figures; a
+      # configuration that has nothing else keeps them, and gives no verdict
+      # (all_disturbed?).
+      def sort_rows(wrong)
+        rows = (0...columns.size)
+        statuses = columns.values("status")
+        # Most configurations of a big file are all successes: no pass a row.
+        if wrong.empty? && statuses.uniq == ["ok"]
+          succeeded = rows.to_a
+          @failed_rows = @unsupported_rows = @crashed_rows = []
+        else
+          succeeded = rows.select { |row| statuses[row] == "ok" && !wrong.key?(row) }
+          @failed_rows = rows.select { |row| statuses[row] == "failed" || wrong.key?(row) }
+          @unsupported_rows = rows.select { |row| statuses[row] == "unsupported" }
+          @crashed_rows = rows.select { |row| statuses[row] == "failed" }
+        end
+        @succeeded_count = succeeded.size
+        disturbed = columns.values("disturbed")
+        @disturbed_any_rows = disturbed.include?(true) ? rows.select { |row| disturbed[row] == true } : []
+        @disturbed_count = @disturbed_any_rows.size
+        @disturbed_rows, @ok_rows = @disturbed_any_rows.empty? ? [[], succeeded] : succeeded.partition { |row| disturbed[row] == true }
+        @ok_rows = @disturbed_rows if @ok_rows.empty?
+      end
+
+      # FirstRun#first_of's choice (the lowest seq) read off the seq column,
+      # without a view per run; nil when a run has no seq or shares it (merged
+      # files), and first_of decides.
+      def earliest_ok_run
+        seqs = values("seq")
+        return nil if seqs.empty? || !seqs.all?(Integer)
+
+        earliest = seqs.min
+        ok_run(seqs.index(earliest)) if seqs.count(earliest) == 1
+      end
+
+      def cpu_times = @cpu_times ||= values("user").zip(values("system")).map { |user, system| user.to_f + system.to_f }
+
       def ratio(base, value)
         (base && value&.positive?) ? base / value : nil
       end
@@ -107,25 +171,33 @@ module Ractorbench
     # first_run: a FirstRun mode (auto, include, exclude).
     def initialize(contents, first_run: "auto")
       @contents = contents
-      @digest_check = Analysis::DigestCheck.new(contents.runs)
+      @runs = Store::RunTable.of(contents.runs)
+      @digest_check = Analysis::DigestCheck.new(@runs.columns)
       @first_run = Analysis::FirstRun.new(first_run, contents.header)
-      @groups = contents.runs.group_by(&:configuration).values.map { |runs| Group.new(runs, @digest_check, first_run: @first_run) }
+      @groups = @runs.columns.map { |columns| Group.new(columns, @digest_check, first_run: @first_run) }
       link_baselines
     end
 
-    def runs = contents.runs
+    # Every run of the file, in its order (a Store::RunTable of RunViews).
+    attr_reader :runs
 
-    def succeeded = runs.count { |r| r.ok? && !digest_check.wrong?(r) }
-    def unsupported = runs.count(&:unsupported?)
-    def failed = runs.count { |r| r.failed? || digest_check.wrong?(r) }
+    def succeeded = groups.sum { |g| g.succeeded_count }
+    def unsupported = groups.sum(&:unsupported_count)
+    def failed = groups.sum(&:failed_count)
 
     def header = contents.header
 
-    def disturbed = runs.count(&:disturbed?)
+    def disturbed = groups.sum(&:disturbed_count)
+
+    # Runs that recorded a failure (crash, timeout, error), in file order:
+    # gathered from the groups, not by walking every run of the file.
+    def crashed_runs = in_file_order(groups.flat_map(&:crashed_runs))
+
+    def disturbed_runs = in_file_order(groups.flat_map(&:runs_disturbed))
 
     # Whether runs recorded what the rest of the machine did (files from
     # before that have only load averages).
-    def interference_recorded? = runs.any? { |r| r.key?("disturbed") }
+    def interference_recorded? = groups.any?(&:interference_recorded?)
 
     # A model's family (serial, thread, process, ractor, fiber): as the
     # header recorded it, else, for a file written before families were
@@ -135,6 +207,8 @@ module Ractorbench
     end
 
     private
+
+    def in_file_order(runs) = runs.sort_by { |r| [r.offset || 0, r.row] }
 
     def link_baselines
       baselines = groups.select { |g| g.model == BASELINE }.to_h { |g| [g.comparison_key, g] }

@@ -3,6 +3,9 @@
 require "json"
 require_relative "errors"
 require_relative "store/run_record"
+require_relative "store/run_table"
+require_relative "store/source"
+require_relative "store/split_read"
 require_relative "store/header"
 require_relative "store/writer"
 
@@ -15,38 +18,35 @@ module Ractorbench
     TOOL = "ractorbench"
 
     # What a results file holds once read back.
-    Contents = Struct.new(:path, :header, :runs, :truncated, :skipped, keyword_init: true)
+    # readers: how many processes read its runs (SplitRead).
+    Contents = Struct.new(:path, :header, :runs, :truncated, :skipped, :readers, keyword_init: true)
 
     module_function
 
-    # Reads a results file line by line. A run line of the wrong shape (not
-    # JSON, not UTF-8, wrong types) is skipped and listed in Contents#skipped
-    # with its line number, so one damaged line costs one run, not the file.
-    def read(path)
-      header = nil
-      runs = []
-      skipped = []
-      truncated = false
-      each_line(path) do |line, number, last|
-        if number == 1
-          header = parse_header(path, line)
-          next
-        end
-        record = parse_line(line)
-        next if record.nil? # another kind of line (a future "started" mark, say)
-
-        runs << RunRecord.parse(record)
-      rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
-        # A collector killed mid-write leaves a cut last line: that is the
-        # run in flight, not damage.
-        if last && !line.end_with?("\n")
-          truncated = true
-        else
-          skipped << [number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
-        end
+    # Reads a results file: its header, then its run lines, each checked
+    # and folded into a RunTable as it is read, so what stays in memory is
+    # each configuration's varying figures, not each line. A run line of the
+    # wrong shape is skipped and listed in Contents#skipped with its line
+    # number: one damaged line costs one run, not the file. A big file is
+    # read by several processes at once (SplitRead); readers: how many
+    # (default: SplitRead.readers).
+    def read(path, readers: nil)
+      source = Source.new(path)
+      header, body, size = open_results(path) do |file|
+        first = file.gets
+        [parse_header(path, first&.force_encoding(Encoding::UTF_8)), file.pos, file.size]
       end
-      header || parse_header(path, nil)
-      Contents.new(path: path, header: header, runs: runs, truncated: truncated, skipped: skipped)
+      parts = SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
+      runs = RunTable.new(source)
+      skipped = []
+      number = 1 # the header's line
+      parts.each do |part|
+        runs.concat(part.table)
+        skipped.concat(part.skipped.map { |n, why| [number + n, why] })
+        number += part.lines
+      end
+      Contents.new(path: path, header: header, runs: runs, truncated: parts.last.truncated, skipped: skipped,
+        readers: parts.map(&:reader).uniq.size)
     end
 
     # What a reader should be told about a file it read: a cut last line and
@@ -61,17 +61,8 @@ module Ractorbench
       lines
     end
 
-    def each_line(path)
-      File.open(path, "rb") do |file|
-        number = 0
-        line = file.gets
-        while line
-          following = file.gets
-          number += 1
-          yield line.force_encoding(Encoding::UTF_8), number, following.nil?
-          line = following
-        end
-      end
+    def open_results(path, &block)
+      File.open(path, "rb", &block)
     rescue Errno::ENOENT
       raise UsageError, "cannot read #{path}: no such file"
     rescue Errno::EACCES, Errno::EISDIR, Errno::ELOOP, Errno::ENAMETOOLONG, Errno::ENOTDIR => e

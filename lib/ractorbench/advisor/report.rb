@@ -162,7 +162,7 @@ module Ractorbench
         lines.join("\n")
       end
 
-      def failed_runs = @analysis.runs.select { |r| r["status"] == "failed" }
+      def failed_runs = @analysis.crashed_runs
 
       # [failed, of runs in all, {model => failed}] for the recommendation.
       def failure_counts

@@ -102,9 +102,9 @@ module Ractorbench
           (group.model == Analysis::BASELINE) ? "" : group.model]
       end
 
-      def samples(group) = group.ok_runs.filter_map { |r| r[metric] }
+      def samples(group) = group.values(metric).compact
 
-      def by_rep(group) = group.ok_runs.each_with_object({}) { |r, h| h[r["rep"]] = r[metric] if r[metric] }
+      def by_rep(group) = group.values("rep").zip(group.values(metric)).each_with_object({}) { |(rep, v), h| h[rep] = v if v }
 
       def row(key, a, b, side)
         xs = samples(a)

@@ -8,17 +8,29 @@ module Ractorbench
     # Runs that disagree are failures and leave the statistics.
     class Analysis::DigestCheck
       Disagreement = Struct.new(:key, :expected, :runs, keyword_init: true)
+      NONE = {}.freeze
 
       attr_reader :consensus, :disagreements
 
-      def initialize(runs)
-        with_digest = runs.select { |r| r["status"] == "ok" && r["digest"] }
+      # columns: the Store::Columns of every configuration of a file.
+      def initialize(columns)
         @consensus = {}
         @disagreements = []
-        with_digest.group_by { |r| key(r) }.each do |key, group|
-          expected = reference(group)
+        @wrong_rows = {}
+        columns.group_by { |c| key(c.configuration) }.each do |key, group|
+          digests = group.to_h { |c| [c, digests_of(c)] }
+          next if digests.values.all?(&:empty?)
+
+          expected = reference(digests)
           @consensus[key] = expected
-          wrong = group.reject { |r| r["digest"] == expected }
+          wrong = []
+          digests.each do |c, by_row|
+            rows = by_row.filter_map { |row, digest| row unless digest == expected }
+            next if rows.empty?
+
+            @wrong_rows[c] = rows.to_h { |row| [row, true] }
+            wrong.concat(c.views(rows))
+          end
           @disagreements << Disagreement.new(key: key, expected: expected, runs: wrong) unless wrong.empty?
         end
       end
@@ -27,27 +39,33 @@ module Ractorbench
         disagreements.empty?
       end
 
-      def wrong_ids
-        @wrong_ids ||= disagreements.flat_map { |d| d.runs.map { |r| r["id"] } }.to_h { |id| [id, true] }
-      end
+      # {row => true} of one configuration's runs whose digest disagrees.
+      def wrong_rows(columns) = @wrong_rows.fetch(columns, NONE)
 
-      def wrong?(run)
-        wrong_ids.key?(run["id"])
-      end
+      def wrong?(run) = run.respond_to?(:columns) && wrong_rows(run.columns).key?(run.row)
 
-      def self.key(run)
-        params = (run["params"] || {}).sort.map { |k, v| "#{k}=#{v}" }.join(",")
-        [run["workload"], run["workers"].to_i * run["messages"].to_i, params]
+      # What a configuration computed: its workload, jobs and parameters.
+      def self.key(configuration)
+        params = (configuration.params || {}).sort.map { |k, v| "#{k}=#{v}" }.join(",")
+        [configuration.workload, configuration.workers.to_i * configuration.messages.to_i, params]
       end
 
       private
 
-      def key(run) = self.class.key(run)
+      def key(configuration) = self.class.key(configuration)
 
-      def reference(group)
-        serial = group.select { |r| r["model"] == Analysis::BASELINE }
-        pool = serial.empty? ? group : serial
-        pool.map { |r| r["digest"] }.tally.max_by { |_, count| count }.first
+      # [[row, digest]] of a configuration's successful runs that have one.
+      def digests_of(columns)
+        statuses = columns.values("status")
+        columns.values("digest").each_with_index.filter_map do |digest, row|
+          [row, digest] if digest && statuses[row] == "ok"
+        end
+      end
+
+      def reference(digests)
+        serial = digests.select { |c, _| c.configuration.model == Analysis::BASELINE }.values.flatten(1)
+        pool = serial.empty? ? digests.values.flatten(1) : serial
+        pool.map(&:last).tally.max_by { |_, count| count }.first
       end
     end
   end

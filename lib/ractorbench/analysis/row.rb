@@ -44,7 +44,7 @@ module Ractorbench
           "gc_count" => group.gc_count.median,
           **Group::COSTS.to_h { |k| [k, group.cost(k)] },
           # Runs during which other programs kept the CPUs busy (nil: not measured).
-          "disturbed_runs" => (group.disturbed_runs.size if group.runs.any? { |r| r.key?("disturbed") })
+          "disturbed_runs" => (group.disturbed_runs.size if group.interference_recorded?)
         }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header), Gap.row(group, header))
         new(**figures.transform_keys(&:to_sym))
       end

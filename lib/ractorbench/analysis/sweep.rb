@@ -104,9 +104,8 @@ module Ractorbench
       # the proportional set size (each shared page split among its sharers)
       # of every process together; a single process's is its peak RSS.
       def memory(group)
-        runs = group.ok_runs
-        pss = runs.filter_map { |r| r["supervisor_pss_kb"].to_i + r["workers_pss_kb"].to_i if r["supervisor_pss_kb"] && r["workers_pss_kb"] }
-        rss = Stats::Summary.new(runs.map { |r| r["peak_rss_kb"].to_i + r["workers_peak_rss_kb"].to_i if r["peak_rss_kb"] }).median
+        pss = group.values("supervisor_pss_kb").zip(group.values("workers_pss_kb")).filter_map { |own, workers| own.to_i + workers.to_i if own && workers }
+        rss = group.peak_memory_kb.median
         return [Stats::Summary.new(pss).median, "PSS", rss] unless pss.empty?
 
         [rss, "RSS", nil]

@@ -29,11 +29,12 @@ module Ractorbench
 
       # {rep => value} of the successful runs: what the bootstrap pairs on.
       def by_rep(group, metric)
-        group.ok_runs.each_with_object({}) { |r, h| h[r["rep"] || r["id"]] = r[metric] if r[metric] }
+        reps = group.values("rep")
+        group.values(metric).each_with_index.with_object({}) { |(v, i), h| h[reps[i] || i] = v if v }
       end
 
       def interval(group, metric)
-        ci = Stats::MedianInterval.for(group.ok_runs.map { |r| r[metric] })
+        ci = Stats::MedianInterval.for(group.values(metric))
         return nil if ci.n.zero?
 
         ci.to_h.merge("reason" => ci.reason)
@@ -42,7 +43,7 @@ module Ractorbench
       # The interval of baseline median / this median, over repetitions.
       def speedup(group)
         base = group.baseline
-        return nil if base.nil? || base.equal?(group) || group.ok_runs.empty? || base.ok_runs.empty?
+        return nil if base.nil? || base.equal?(group) || group.ok_count.zero? || base.ok_count.zero?
 
         ci = Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"),
           label: "#{label(group)} speedup")
@@ -51,8 +52,8 @@ module Ractorbench
 
       # Runs whose messages-only time has a modified z-score beyond 3.5.
       def outliers(group)
-        runs = group.ok_runs.select { |r| r["messages_time"] }
-        Stats::Outliers.indices(runs.map { |r| r["messages_time"] }).map { |i| runs[i]["id"] }
+        timed = group.values("messages_time").each_with_index.select { |v, _| v }
+        Stats::Outliers.indices(timed.map(&:first)).map { |i| group.ok_run(timed[i].last).id }
       end
 
       def first_run(group)

@@ -144,7 +144,7 @@ module Ractorbench
       end
 
       def disturbed(analysis)
-        runs = analysis.runs.select(&:disturbed?)
+        runs = analysis.disturbed_runs
         return nil if runs.empty?
 
         busiest = runs.map { |r| r["others_cpu"].to_f / [r["whole_time"].to_f, 1e-9].max }.max

@@ -18,11 +18,11 @@ module Ractorbench
       # "idle_worker_runs": how many runs left a worker idle (nil when no run
       # recorded its spread), and one such run's jobs per worker.
       def row(group)
-        recorded = group.ok_runs.select { |r| r["worker_jobs"].is_a?(Array) }
+        recorded = group.values("worker_jobs").grep(Array)
         return {"idle_worker_runs" => nil, "idle_worker_jobs" => nil} if recorded.empty?
 
-        idle = recorded.select { |r| idle_worker?(r["worker_jobs"]) }
-        {"idle_worker_runs" => idle.size, "idle_worker_jobs" => idle.first&.fetch("worker_jobs")}
+        idle = recorded.select { |counts| idle_worker?(counts) }
+        {"idle_worker_runs" => idle.size, "idle_worker_jobs" => idle.first}
       end
     end
   end

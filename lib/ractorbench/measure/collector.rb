@@ -8,6 +8,7 @@ require_relative "../store"
 require_relative "progress"
 require_relative "machine"
 require_relative "../analysis/digest_check"
+require_relative "../plan/configuration"
 
 module Ractorbench
   module Measure
@@ -110,7 +111,7 @@ module Ractorbench
 
         # Said at once, not only at the end: a model computing something else
         # makes every figure after it meaningless.
-        key = Analysis::DigestCheck.key(record)
+        key = Analysis::DigestCheck.key(Plan::Configuration.of(record))
         seen = (@digests[key] ||= record["digest"])
         @progress.say("DIGEST MISMATCH #{record["id"]}: #{record["digest"]}, earlier runs gave #{seen}") unless seen == record["digest"]
       end

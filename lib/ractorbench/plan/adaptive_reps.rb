@@ -44,7 +44,7 @@ module Ractorbench
       # Configurations nothing succeeded in (failed, unsupported) are not retried.
       def next_block(analysis, rng)
         analysis.groups.filter_map do |group|
-          next if group.ok_runs.empty? || settled?(group)
+          next if group.ok_count.zero? || settled?(group)
 
           last = group.runs.max_by { |r| r["rep"].to_i }
           Plan::RunSpec.from_h(last.to_h.slice(*Plan::RunSpec.members.map(&:to_s)).merge("rep" => last["rep"].to_i + 1))
@@ -52,7 +52,7 @@ module Ractorbench
       end
 
       def settled?(group)
-        width = Stats::MedianInterval.for(group.ok_runs.map { |r| r["messages_time"] }).relative_half_width
+        width = Stats::MedianInterval.for(group.values("messages_time")).relative_half_width
         !width.nil? && width <= TARGET
       end
     end

@@ -57,7 +57,7 @@ module Ractorbench
         analysis.groups.each_with_object({}) do |g, by_model|
           next unless [g.workload, g.params_label, g.workers, g.messages, g.ruby] == [workload, params, workers, messages, ruby]
 
-          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Summary.new(g.ok_runs.map { |run| run[k] }).median] }
+          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Summary.new(g.values(k)).median] }
         end
       end
 

@@ -151,7 +151,7 @@ module Ractorbench
           ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "n<#{Stats::Bootstrap::MIN_SAMPLES}"
         end
 
-        def failures = analysis.runs.select { |r| r["status"] == "failed" }.first(50)
+        def failures = analysis.crashed_runs.first(50)
       end
     end
 

@@ -22,7 +22,7 @@ module Ractorbench
           "succeeded" => analysis.succeeded, "failed" => analysis.failed, "unsupported" => analysis.unsupported,
           "digests_agree" => check.agree?,
           "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map { |r| r["id"] }} },
-          "failures" => analysis.runs.select { |r| r["status"] == "failed" }.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
+          "failures" => analysis.crashed_runs.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
           "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
           "configurations" => (rows = Parts::Rows.for(analysis)),
           "ops_per_second" => Parts::OpsTables.json(analysis),

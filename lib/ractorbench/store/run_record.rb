@@ -3,6 +3,7 @@
 require "forwardable"
 require_relative "../plan/configuration"
 require_relative "../printable"
+require_relative "run_fields"
 
 module Ractorbench
   module Store
@@ -30,30 +31,54 @@ module Ractorbench
       def_delegators :@data, :[], :fetch, :dig, :values_at, :key?, :slice, :to_h
 
       # record: a Hash parsed from one JSON line of type "run".
-      def self.parse(record)
+      def self.parse(record) = new(validate(record))
+
+      # What each field a report reads must be; any other field is kept as it is.
+      KINDS = {
+        "id" => :printed_text, "workload" => :text, "model" => :text, "ruby" => :text,
+        "workers" => :count, "messages" => :count, "rep" => :count,
+        "params" => :params, "status" => :status, "disturbed" => :boolean,
+        "reason" => :printed, "failure" => :printed,
+        **PRINTED_LINES.to_h { |k| [k, :printed_lines] }, **SECONDS.to_h { |k| [k, :seconds] }
+      }.freeze
+      REQUIRED = (TEXT + COUNTS + ["status"]).freeze
+
+      # The record itself, its types checked and its printed fields made
+      # printable; a BadLine naming the first field of the wrong shape.
+      def self.validate(record)
         raise BadLine, "not a JSON object" unless record.is_a?(Hash)
 
-        TEXT.each { |k| check(record[k].is_a?(String) && !record[k].empty?, k, "a non-empty string") }
-        COUNTS.each { |k| check(record[k].is_a?(Integer) && record[k].positive?, k, "a positive integer") }
-        params = record.fetch("params", {})
-        check(params.is_a?(Hash) && params.values.all? { |v| scalar?(v) }, "params", "an object of plain values")
-        check(STATUSES.include?(record["status"]), "status", STATUSES.join(" or "))
-        SECONDS.each do |k|
-          v = record[k]
-          check(v.nil? || (v.is_a?(Numeric) && v.finite? && v >= 0 && v < MAX_SECONDS), k, "a number of seconds")
-        end
-        check([nil, true, false].include?(record["disturbed"]), "disturbed", "true or false")
-        new(printable(record))
-      end
-
-      def self.printable(record)
-        PRINTED.each { |k| record[k] = Printable.name(record[k]) if record.key?(k) }
-        PRINTED_LINES.each { |k| record[k] = record[k].map { |line| Printable.name(line) } if record[k].is_a?(Array) }
+        REQUIRED.each { |k| field(k, record[k]) } # present, and the first of them wrong named first
+        record.each { |k, v| (kind = KINDS[k]) && (record[k] = field(k, v, kind)) }
         record
       end
 
-      def self.check(ok, field, wanted)
-        raise BadLine, "#{field} is not #{wanted}" unless ok
+      # The value a run's field is kept as (made printable where it is
+      # printed), or a BadLine saying what it should be. Read for every line
+      # of a file: the message is built only for a bad one.
+      def self.field(key, value, kind = KINDS[key])
+        case kind
+        when :text, :printed_text
+          bad(key, "a non-empty string") unless value.is_a?(String) && !value.empty?
+          (kind == :printed_text) ? Printable.name(value) : value
+        when :count
+          (value.is_a?(Integer) && value.positive?) ? value : bad(key, "a positive integer")
+        when :seconds
+          seconds = value.nil? || (value.is_a?(Numeric) && value.finite? && value >= 0 && value < MAX_SECONDS)
+          seconds ? value : bad(key, "a number of seconds")
+        when :status then STATUSES.include?(value) ? value : bad(key, STATUSES.join(" or "))
+        when :boolean then (value.nil? || value == true || value == false) ? value : bad(key, "true or false")
+        when :params
+          plain = value.is_a?(Hash) && (value.empty? || value.each_value.all? { |v| scalar?(v) })
+          plain ? value : bad(key, "an object of plain values")
+        when :printed then Printable.name(value)
+        when :printed_lines then value.is_a?(Array) ? value.map { |line| Printable.name(line) } : value
+        else value
+        end
+      end
+
+      def self.bad(field, wanted)
+        raise BadLine, "#{field} is not #{wanted}"
       end
 
       def self.scalar?(value) = value.nil? || value.is_a?(String) || value.is_a?(Numeric) || value == true || value == false
@@ -65,19 +90,7 @@ module Ractorbench
 
       attr_reader :configuration
 
-      def id = @data["id"]
-      def status = @data["status"]
-      def ok? = status == "ok"
-      def failed? = status == "failed"
-      def unsupported? = status == "unsupported"
-      def reason = @data["reason"]
-      def digest = @data["digest"]
-      def messages_time = @data["messages_time"]
-      def whole_time = @data["whole_time"]
-      def cpu_seconds = @data["user"].to_f + @data["system"].to_f
-
-      # Other programs kept the machine busy during this run (Measure::Interference).
-      def disturbed? = @data["disturbed"] == true
+      include RunFields
     end
   end
 end

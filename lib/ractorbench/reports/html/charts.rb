@@ -149,10 +149,7 @@ module Ractorbench
           label = bar_label(row)
           return missing_bar(label, row) if row["unsupported"] || row["samples"].to_i.zero?
 
-          values = group.ok_runs.filter_map do |r|
-            (r["user"].to_f + r["system"].to_f) / r["whole_time"] if r["whole_time"].to_f.positive?
-          end
-          ci = Stats::MedianInterval.for(values)
+          ci = Stats::MedianInterval.for(group.cpu_utilisations)
           text = ci.known? ? format("%.2f [%.2f, %.2f] n=%d", ci.median, ci.low, ci.high, ci.n) : format("%.2f n=%d (no interval)", ci.median, ci.n)
           Svg::IntervalBars::Bar.new(label: label, value: ci.median, low: ci.low, high: ci.high,
             color: colour(row["model"]), text: text)

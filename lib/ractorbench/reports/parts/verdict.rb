@@ -16,7 +16,7 @@ module Ractorbench
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
           out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
-          analysis.runs.select { |r| r["status"] == "failed" }.first(20).each do |r|
+          analysis.crashed_runs.first(20).each do |r|
             out << "  FAILED #{r["id"]}: #{r["reason"]}"
           end
           out

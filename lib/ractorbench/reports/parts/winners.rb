@@ -57,7 +57,7 @@ module Ractorbench
             winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
         end
 
-        def times(group) = group.ok_runs.filter_map { |r| r["messages_time"] }
+        def times(group) = group.values("messages_time").compact
 
         # One sentence for an entry, in plain words; name (a block) formats
         # model names for the output at hand (escaping them for Markdown).

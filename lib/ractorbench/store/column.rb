@@ -1,0 +1,131 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  module Store
+    class Columns
+      # A marker that is itself after a trip through Marshal (a forked
+      # reader hands its columns back that way: SplitRead).
+      class Marker
+        def initialize(name)
+          @name = name
+          freeze
+        end
+
+        def _dump(_level) = @name
+
+        def self._load(name) = Columns.const_get(name)
+
+        def inspect = "#<#{@name}>"
+      end
+
+      # A field a run's line did not have (unlike a field it had as null).
+      MISSING = Marker.new("MISSING")
+
+      # One field over the runs: a constant until a run differs, then an Array.
+      class Column
+        def initialize
+          @constant = MISSING
+          @values = nil
+          @length = 0
+          # Whether @values holds a MISSING: reading a column then maps them
+          # to nil, else it is copied as it is (checking a million Floats
+          # against MISSING costs more than the copy).
+          @holes = false
+        end
+
+        def set(row, value)
+          unless @values
+            if @length.zero? && row.zero?
+              @constant = value
+              @length = 1
+              return
+            end
+            if row == @length && value.eql?(@constant)
+              @length += 1
+              return
+            end
+            materialize
+          end
+          pad(row)
+          @values[row] = value
+          @length = row + 1
+        end
+
+        def [](row)
+          return MISSING if row >= @length
+
+          @values ? @values[row] : @constant
+        end
+
+        # The values of rows (0...size without rows), nil for MISSING.
+        def values_at(rows, size)
+          unless @values
+            constant = MISSING.equal?(@constant) ? nil : @constant
+            return Array.new(@length, constant).fill(nil, @length, size - @length) unless rows
+            return Array.new(rows.size, constant) if rows.empty? || rows.max < @length
+
+            return rows.map { |row| (row < @length) ? constant : nil }
+          end
+          list = rows ? @values.values_at(*rows) : @values.first(size).fill(nil, @length, size - @length)
+          list.map! { |v| MISSING.equal?(v) ? nil : v } if @holes
+          list
+        end
+
+        # The fast path's appends: rows come in order, so no padding.
+        def push(value)
+          @values << value
+          @length += 1
+        end
+
+        # Rows base...base + count take other's values (a reader's stretch of
+        # the file after this one's).
+        def concat(other, base, count)
+          if @values.nil? && other.constant?
+            if @length.zero? && base.zero?
+              @constant = other.constant
+              @length = other.length
+              return
+            end
+            if @length == base && other.length == count && other.constant.eql?(@constant)
+              @length = base + count
+              return
+            end
+          end
+          materialize unless @values
+          pad(base)
+          @holes ||= other.holes? || (other.constant? && MISSING.equal?(other.constant) && other.length.positive?)
+          @values.concat(other.constant? ? Array.new(other.length, other.constant) : other.values)
+          @length = base + other.length
+        end
+
+        attr_reader :values
+
+        def holes? = @holes
+
+        # A constant column that every row up to length has.
+        def extend_to(length)
+          @length = length
+        end
+
+        def constant? = @values.nil?
+
+        attr_reader :constant, :length
+
+        private
+
+        def materialize
+          @values = Array.new(@length, @constant)
+          @holes = MISSING.equal?(@constant) && @length.positive?
+        end
+
+        # Rows from @length to before row: runs without this field.
+        def pad(row)
+          return unless row > @length
+
+          @values.fill(MISSING, @length, row - @length)
+          @holes = true
+        end
+      end
+    end
+  end
+end

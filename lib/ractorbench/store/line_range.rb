@@ -1,0 +1,48 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "run_record"
+require_relative "run_table"
+
+module Ractorbench
+  module Store
+    # One stretch of a results file's run lines, from a line start to before
+    # another, read into its own RunTable. A line of the wrong shape (not JSON,
+    # not UTF-8, wrong types) is skipped and listed with its number within
+    # the stretch; a cut last line of the file is the run a collector was
+    # writing when it stopped, not damage.
+    module LineRange
+      # reader: the process that read it.
+      Result = Struct.new(:table, :skipped, :truncated, :lines, :reader)
+
+      module_function
+
+      # file_size: where the file ended when reading began.
+      def read(path, from, to, source, file_size)
+        table = RunTable.new(source)
+        skipped = []
+        truncated = false
+        number = 0
+        File.open(path, "rb") do |file|
+          file.seek(from)
+          offset = from
+          while offset < to && (line = file.gets)
+            number += 1
+            begin
+              record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
+              table.add(record, offset) if record # nil: another kind of line
+            rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
+              if offset + line.bytesize >= file_size && !line.end_with?("\n")
+                truncated = true
+              else
+                skipped << [number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
+              end
+            end
+            offset += line.bytesize
+          end
+        end
+        Result.new(table.settled, skipped, truncated, number, Process.pid)
+      end
+    end
+  end
+end

@@ -1,0 +1,157 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require_relative "synthetic_results"
+
+# Store.read folds each run line into its configuration's columns (issue 11:
+# a million runs in memory that follows the configurations, not the lines).
+# What goes in must come back out the same, field by field, whatever the
+# lines hold; and what stays in memory must not grow a Hash per run.
+class RunTableTest < Minitest::Test
+  include TempDir
+
+  def base_run(i, rep)
+    {"type" => "run", "id" => "prime/threads/w2/m4/ruby/rep#{rep}", "seq" => i + 1,
+     "started_at" => "2026-01-01T00:00:0#{i % 10}.000Z", "load_average_1m" => 0.1, "workload" => "prime",
+     "model" => "threads", "workers" => 2, "messages" => 4, "params" => {}, "ruby" => "ruby", "rep" => rep,
+     "whole_time" => 0.5 + i / 100.0, "messages_time" => 0.25 + i / 100.0, "digest" => "d1", "status" => "ok",
+     "user" => 0.4, "system" => 0.01, "disturbed" => false}
+  end
+
+  # Lines that differ from their neighbours in every way a real file can:
+  # a field only some runs have, a null, an id that is not the planned one,
+  # a failed run with its stderr, a second configuration with parameters.
+  def varied_lines
+    runs = (0...8).map { |i| base_run(i, i + 1) }
+    runs[2]["worker_jobs"] = [3, 1]
+    runs[3]["digest"] = nil
+    runs[4]["id"] = "renamed by hand"
+    runs[5].delete("disturbed")
+    runs[6].merge!("status" => "failed", "reason" => "boom", "stderr_tail" => ["line 1", "line 2"])
+    runs[6].delete("messages_time")
+    runs << base_run(8, 1).merge("id" => "tarai/serial/w1/m2/x=8/ruby/rep1", "workload" => "tarai",
+      "model" => "serial", "workers" => 1, "messages" => 2, "params" => {"x" => 8})
+    runs << base_run(9, 2).merge("started_at" => nil, "messages_time" => 0.25)
+    runs
+  end
+
+  def write(runs)
+    path = File.join(@dir, "r.jsonl")
+    header = {"type" => "header", "tool" => "ractorbench", "version" => Ractorbench::VERSION, "command" => "t",
+              "created_at" => "2026-01-01T00:00:00Z", "seed" => 1, "machine" => SyntheticResults::MACHINE,
+              "rubies" => [{"name" => "ruby", "argv" => ["ruby"], "env" => {}, "info" => {}}], "load" => [],
+              "plan" => {"seed" => 1, "runs" => []}}
+    File.write(path, ([header] + runs).map { |r| JSON.generate(r) + "\n" }.join)
+    path
+  end
+
+  def test_every_field_of_every_run_reads_back_as_written
+    runs = varied_lines
+    table = Ractorbench::Store.read(write(runs)).runs
+    assert_equal runs.size, table.size
+    assert_equal 2, table.columns.size, "one Columns per configuration"
+    runs.zip(table.to_a).each do |line, view|
+      assert_equal line, view.to_h, "to_h is the line as written"
+      line.each { |k, v| v.nil? ? assert_nil(view[k], k) : assert_equal(v, view[k], "#{line["id"]}: #{k}") }
+      line.each_key { |k| assert view.key?(k), "#{line["id"]} has #{k}" }
+      refute view.key?("not_a_field")
+      assert_nil view["not_a_field"]
+    end
+    refute table[5].key?("disturbed"), "a field a line lacked is absent, not null"
+    assert table[3].key?("digest"), "a field a line had as null is present"
+    assert_equal [nil, "d1"], [table[3]["digest"], table[2]["digest"]]
+  end
+
+  # Lines like their neighbours take a quicker way into the columns (only
+  # the fields that vary are checked): a bad value there must still cost its
+  # line, and a printed field must still be made printable.
+  def test_lines_like_their_neighbours_are_checked_as_closely
+    runs = (0...8).map { |i| base_run(i, i + 1).merge("reason" => "fine #{i}") }
+    runs[3]["messages_time"] = "fast"
+    runs[4]["reason"] = "red \e[31mtext"
+    runs[5]["whole_time"] = -1
+    runs[6]["rep"] = 0
+    contents = Ractorbench::Store.read(write(runs))
+    assert_equal [[5, "messages_time is not a number of seconds"], [7, "whole_time is not a number of seconds"],
+      [8, "rep is not a positive integer"]], contents.skipped
+    assert_equal 5, contents.runs.size
+    assert_equal "red \\e[31mtext", contents.runs[3]["reason"]
+    assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r["messages_time"] }, contents.runs.map { |r| r["messages_time"] }
+  end
+
+  def test_a_run_read_back_after_its_file_changed_keeps_what_the_columns_hold
+    runs = varied_lines
+    path = write(runs)
+    table = Ractorbench::Store.read(path).runs
+    File.write(path, File.read(path).sub(/\A.*\n/, "")) # every offset now points elsewhere
+    view = table[2]
+    assert_equal runs[2].except("started_at"), view.to_h, "the columns' fields, without the one left in the file"
+    assert_nil view["started_at"]
+  end
+
+  def test_the_analysis_sees_the_same_runs_through_the_columns
+    runs = varied_lines
+    analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(write(runs)))
+    threads = analysis.groups.find { |g| g.model == "threads" }
+    assert_equal 1, analysis.failed
+    assert_equal 8, threads.ok_count
+    assert_equal runs.values_at(0, 1, 2, 3, 4, 5, 7, 9).map { |r| r["messages_time"] }.sort, threads.values("messages_time").sort
+    assert_equal ["renamed by hand"], threads.ok_runs.map(&:id).grep(/renamed/)
+    assert_equal [runs[6]["id"]], threads.failed_runs.map(&:id)
+  end
+
+  # The invariant behind "memory independent of the number of runs": after
+  # reading, what stays alive grows with the configurations and the fields
+  # that vary, not with a Hash, a String or a record per run.
+  def test_live_objects_do_not_grow_with_the_runs
+    configs = 20
+    reps = 1_000
+    path = write(many_runs(configs, reps))
+    GC.start
+    before = live_objects
+    contents = Ractorbench::Store.read(path)
+    GC.start
+    grown = live_objects - before
+    assert_equal configs * reps, contents.runs.size
+    puts "live objects after reading #{configs * reps} runs: #{grown}" if ENV["VERBOSE"]
+    assert_operator grown, :<, configs * reps / 10, "#{grown} objects stayed alive for #{configs * reps} runs"
+  end
+
+  # Several forked readers, each a stretch of the file, must give what one
+  # reader gives: the same runs in the same order, the same skipped line
+  # numbers, the same cut last line; whichever stretch a damaged line falls in.
+  def test_readers_in_parallel_read_what_one_reader_reads
+    lines = many_runs(4, 50).map { |r| JSON.generate(r) }
+    lines[17] = "{not json"
+    lines[120] = JSON.generate(JSON.parse(lines[120]).merge("workers" => "two"))
+    lines[150] = "\xFF\xFE".b
+    path = write([])
+    File.write(path, lines.join("\n") + "\n" + lines.last[0, 40], mode: "ab")
+    one = Ractorbench::Store.read(path, readers: 1)
+    [2, 3, 7].each do |readers|
+      many = Ractorbench::Store.read(path, readers: readers)
+      assert_equal readers, many.readers, "each stretch read by a process of its own"
+      assert_equal one.runs.map(&:to_h), many.runs.map(&:to_h), "#{readers} readers"
+      assert_equal one.skipped, many.skipped, "#{readers} readers"
+      assert many.truncated, "#{readers} readers: the cut last line"
+      assert_equal one.runs.columns.map(&:size), many.runs.columns.map(&:size)
+    end
+    assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer"], [152, "not a JSON object"]], one.skipped
+    assert_equal 197, one.runs.size
+    assert_equal 1, one.readers
+  end
+
+  def many_runs(configs, reps)
+    rng = Random.new(1)
+    Array.new(configs * reps) do |i|
+      rep = i / configs + 1
+      base_run(i, rep).merge("id" => "prime/threads/w2/m#{i % configs + 1}/ruby/rep#{rep}", "messages" => i % configs + 1,
+        "messages_time" => rng.rand, "whole_time" => rng.rand + 1)
+    end
+  end
+
+  def live_objects
+    counts = ObjectSpace.count_objects
+    counts[:TOTAL] - counts[:FREE]
+  end
+end
