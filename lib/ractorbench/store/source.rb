@@ -3,25 +3,33 @@
 module Ractorbench
   module Store
     # The file a table of runs was read from, for the few fields read back
-    # from their line only when asked for (Columns::LAZY, RunView#to_h).
+    # from their line only when asked for (Columns::LAZY, RunView#to_h). One
+    # handle, opened when first needed: `merge` reads back every line.
     class Source
       attr_reader :path
 
       def initialize(path)
         @path = path
+        @file = nil
       end
 
       # The line that starts at offset, nil when the file no longer has one.
       def line_at(offset)
         return nil if offset.nil?
 
-        line = File.open(@path, "rb") do |f|
-          f.seek(offset)
-          f.gets
-        end
-        line&.force_encoding(Encoding::UTF_8)
+        @file ||= File.open(@path, "rb")
+        @file.seek(offset)
+        @file.gets&.force_encoding(Encoding::UTF_8)
       rescue SystemCallError, IOError
-        nil
+        @file = nil
+      end
+
+      # A forked reader hands its tables back through Marshal: the path, not the handle.
+      def marshal_dump = @path
+
+      def marshal_load(path)
+        @path = path
+        @file = nil
       end
     end
   end
