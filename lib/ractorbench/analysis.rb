@@ -70,8 +70,12 @@ module Ractorbench
         @ok_rows = @ok_rows.reject { |row| row == @first_run.row } if @first_run_excluded
       end
 
-      def messages_time = @messages_time ||= Stats::Summary.new(values("messages_time"))
-      def whole_time = @whole_time ||= Stats::Summary.new(values("whole_time"))
+      def messages_time = @messages_time ||= Stats::Summary.new(nil, sorted: sorted("messages_time"))
+      def whole_time = @whole_time ||= Stats::Summary.new(nil, sorted: sorted("whole_time"))
+
+      # One field of the runs the figures come from as the statistics read
+      # it (Stats.sorted), sorted once however many figures read it.
+      def sorted(key) = (@sorted ||= {})[key] ||= Stats.sorted(values(key)).freeze
 
       def disturbed_runs = columns.views(@disturbed_rows)
 

@@ -34,7 +34,7 @@ module Ractorbench
       end
 
       def interval(group, metric)
-        ci = Stats::MedianInterval.for(group.values(metric))
+        ci = Stats::MedianInterval.of_sorted(group.sorted(metric))
         return nil if ci.n.zero?
 
         ci.to_h.merge("reason" => ci.reason)
@@ -53,7 +53,7 @@ module Ractorbench
       # Runs whose messages-only time has a modified z-score beyond 3.5.
       def outliers(group)
         timed = group.values("messages_time").each_with_index.select { |v, _| v }
-        Stats::Outliers.indices(timed.map(&:first)).map { |i| group.ok_run(timed[i].last).id }
+        Stats::Outliers.indices(timed.map(&:first), median: group.messages_time.median).map { |i| group.ok_run(timed[i].last).id }
       end
 
       def first_run(group)

@@ -63,7 +63,10 @@ module Ractorbench
       end
 
       def interval
-        estimate = ratio(median(@num), median(@den))
+        # Each side sorted once: both medians and both order-statistics intervals read the same order.
+        @num_sorted = @num.sort
+        @den_sorted = @den.sort
+        estimate = ratio(median_of_sorted(@num_sorted), median_of_sorted(@den_sorted))
         base = {estimate: estimate, level: @level, paired: @paired, n1: @num.size, n2: @den.size}
         small = [@num.size, @den.size].min
         if estimate.nil? || small < MIN_SAMPLES
@@ -91,8 +94,8 @@ module Ractorbench
       # (Comparison's geometric mean) come from the normal distribution those
       # distances describe on each side. nil when a side has a time <= 0.
       def large_sample(estimate, base)
-        a = MedianInterval.for(@num, level: @level)
-        b = MedianInterval.for(@den, level: @level)
+        a = MedianInterval.of_sorted(@num_sorted, level: @level)
+        b = MedianInterval.of_sorted(@den_sorted, level: @level)
         return nil unless a.known? && b.known? && [a.low, b.low, a.median, b.median].all?(&:positive?)
 
         down = Math.sqrt(Math.log(a.median / a.low)**2 + Math.log(b.high / b.median)**2)
@@ -132,10 +135,11 @@ module Ractorbench
         (a && b&.positive?) ? a / b : nil
       end
 
-      def median(values)
-        return nil if values.empty?
+      def median(values) = median_of_sorted(values.sort)
 
-        sorted = values.sort
+      def median_of_sorted(sorted)
+        return nil if sorted.empty?
+
         half = sorted.size / 2
         sorted.size.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
       end

@@ -19,9 +19,10 @@ module Ractorbench
       # One score per value, in the order given. When the MAD is 0 (half the
       # values or more are identical) any value off the median scores
       # infinite, as in hyperfine: seven runs of 10 and one of 100 has an outlier.
-      def modified_z_scores(values)
+      # median: the values' median when the caller has it already.
+      def modified_z_scores(values, median: nil)
         values = values.map(&:to_f)
-        med = median(values)
+        med = median || median(values)
         mad = values.empty? ? 0.0 : median(values.map { |v| (v - med).abs })
         return values.map { |v| (v == med) ? 0.0 : (v - med) * Float::INFINITY } if mad.zero?
 
@@ -29,8 +30,8 @@ module Ractorbench
       end
 
       # Indices of the outliers.
-      def indices(values, threshold: THRESHOLD)
-        scores = modified_z_scores(values)
+      def indices(values, threshold: THRESHOLD, median: nil)
+        scores = modified_z_scores(values, median: median)
         scores.each_index.select { |i| scores[i].abs > threshold }
       end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "sorted"
+
 module Ractorbench
   module Stats
     # Descriptive statistics of one sample. The median sorts first (the
@@ -7,8 +9,10 @@ module Ractorbench
     class Summary
       attr_reader :n, :mean, :median, :variance, :stddev, :min, :max
 
-      def initialize(values)
-        sorted = values.compact.map(&:to_f).sort
+      # sorted: the values already as Stats.sorted gives them, when the caller
+      # has them (a report asks several questions of each sample).
+      def initialize(values, sorted: nil)
+        sorted ||= Stats.sorted(values)
         @n = sorted.size
         return if @n.zero?
 
