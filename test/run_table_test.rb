@@ -141,6 +141,18 @@ class RunTableTest < Minitest::Test
     assert_equal 1, one.readers
   end
 
+  # A pipe cannot be cut into stretches or read back: it is read once, as it
+  # comes, and gives the same report as the file.
+  def test_a_results_file_piped_in_reports_as_the_file_does
+    path = write(varied_lines)
+    from_file, _, status = Open3.capture3(RbConfig.ruby, EXE, "report", path, "--format", "csv")
+    from_pipe, err, piped = Open3.capture3(RbConfig.ruby, EXE, "report", "/dev/stdin", "--format", "csv",
+      stdin_data: File.read(path) + '{"type":"run","id":"cu')
+    assert_equal status.exitstatus, piped.exitstatus, err
+    assert_equal from_file, from_pipe
+    assert_match(/the last line of \/dev\/stdin was cut off/, err)
+  end
+
   def many_runs(configs, reps)
     rng = Random.new(1)
     Array.new(configs * reps) do |i|

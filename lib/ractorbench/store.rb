@@ -32,11 +32,15 @@ module Ractorbench
     # (default: SplitRead.readers).
     def read(path, readers: nil)
       source = Source.new(path)
-      header, body, size = open_results(path) do |file|
+      header, body, size, stream = open_results(path) do |file|
         first = file.gets
-        [parse_header(path, first&.force_encoding(Encoding::UTF_8)), file.pos, file.size]
+        header = parse_header(path, first&.force_encoding(Encoding::UTF_8))
+        # A pipe or a device (report /dev/stdin) is read as it comes, once.
+        next [header, nil, nil, LineRange.read_stream(file)] unless file.stat.file?
+
+        [header, file.pos, file.size]
       end
-      parts = SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
+      parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
       runs = RunTable.new(source)
       skipped = []
       number = 1 # the header's line

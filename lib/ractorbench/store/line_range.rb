@@ -19,27 +19,34 @@ module Ractorbench
 
       # file_size: where the file ended when reading began.
       def read(path, from, to, source, file_size)
+        File.open(path, "rb") do |file|
+          file.seek(from)
+          read_lines(file, from, to, source, file_size)
+        end
+      end
+
+      # The rest of a pipe (report /dev/stdin): no offsets to read back from.
+      def read_stream(io) = read_lines(io, 0, Float::INFINITY, nil, Float::INFINITY)
+
+      def read_lines(file, from, to, source, file_size)
         table = RunTable.new(source)
         skipped = []
         truncated = false
         number = 0
-        File.open(path, "rb") do |file|
-          file.seek(from)
-          offset = from
-          while offset < to && (line = file.gets)
-            number += 1
-            begin
-              record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
-              table.add(record, offset) if record # nil: another kind of line
-            rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
-              if offset + line.bytesize >= file_size && !line.end_with?("\n")
-                truncated = true
-              else
-                skipped << [number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
-              end
+        offset = from
+        while offset < to && (line = file.gets)
+          number += 1
+          begin
+            record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
+            table.add(record, source && offset) if record # nil: another kind of line
+          rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
+            if !line.end_with?("\n") && (offset + line.bytesize >= file_size || file.eof?)
+              truncated = true
+            else
+              skipped << [number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
             end
-            offset += line.bytesize
           end
+          offset += line.bytesize
         end
         Result.new(table.settled, skipped, truncated, number, Process.pid)
       end
