@@ -65,7 +65,8 @@ module Ractorbench
       def first_run_excluded? = @first_run_excluded || false
 
       def set_apart_first_run(policy)
-        @first_run = earliest_ok_run || policy.first_of(ok_runs)
+        first = policy.first_index(values("seq"), values("rep"))
+        @first_run = first && ok_run(first)
         @first_run_excluded = policy.exclude?(ruby, @ok_rows.size)
         @ok_rows = @ok_rows.reject { |row| row == @first_run.row } if @first_run_excluded
       end
@@ -150,17 +151,6 @@ module Ractorbench
         @disturbed_count = @disturbed_any_rows.size
         @disturbed_rows, @ok_rows = @disturbed_any_rows.empty? ? [[], succeeded] : succeeded.partition { |row| disturbed[row] == true }
         @ok_rows = @disturbed_rows if @ok_rows.empty?
-      end
-
-      # FirstRun#first_of's choice (the lowest seq) read off the seq column,
-      # without a view per run; nil when a run has no seq or shares it (merged
-      # files), and first_of decides.
-      def earliest_ok_run
-        seqs = values("seq")
-        return nil if seqs.empty? || !seqs.all?(Integer)
-
-        earliest = seqs.min
-        ok_run(seqs.index(earliest)) if seqs.count(earliest) == 1
       end
 
       def cpu_times = @cpu_times ||= values("user").zip(values("system")).map { |user, system| user.to_f + system.to_f }

@@ -42,8 +42,6 @@ module Ractorbench
       # {row => true} of one configuration's runs whose digest disagrees.
       def wrong_rows(columns) = @wrong_rows.fetch(columns, NONE)
 
-      def wrong?(run) = run.respond_to?(:columns) && wrong_rows(run.columns).key?(run.row)
-
       # What a configuration computed: its workload, jobs and parameters.
       def self.key(configuration)
         params = (configuration.params || {}).sort.map { |k, v| "#{k}=#{v}" }.join(",")

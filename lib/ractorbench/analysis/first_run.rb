@@ -38,9 +38,17 @@ module Ractorbench
         @rubies = Array(header && header["rubies"]).to_h { |r| [r["name"], r] }
       end
 
-      # The earliest of these (successful) runs.
-      def first_of(runs)
-        runs.min_by { |r| [r["seq"] || Float::INFINITY, r["rep"].to_i] }
+      # Which of these (successful) runs came first, given each run's seq
+      # and rep: the lowest seq, then rep. An index, so the analysis asks
+      # with two columns and not a record per run.
+      def first_index(seqs, reps)
+        return nil if seqs.empty?
+
+        earliest = seqs.all?(Integer) && seqs.min
+        # Unique seqs, as one collection writes them: no pass a run.
+        return seqs.index(earliest) if earliest && seqs.count(earliest) == 1
+
+        (0...seqs.size).min_by { |i| [seqs[i] || Float::INFINITY, reps[i].to_i] }
       end
 
       def exclude?(ruby_name, ok_count)

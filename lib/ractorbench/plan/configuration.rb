@@ -40,6 +40,12 @@ module Ractorbench
 
       def title = self.class.title(workload, params_label)
 
+      # A planned run's id: the label and the repetition. label: an already
+      # built label (the results reader checks a million ids against one).
+      def self.run_id(label, rep) = "#{label}/rep#{rep}"
+
+      def run_id(rep) = self.class.run_id(label, rep)
+
       # The configurations whose speedups are comparable: all models of one
       # workload, size and Ruby.
       def comparison_key = [workload, workers, messages, params_label, ruby]

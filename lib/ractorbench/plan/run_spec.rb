@@ -11,9 +11,7 @@ module Ractorbench
         new(**hash.slice(*members.map(&:to_s)).transform_keys(&:to_sym))
       end
 
-      def id
-        "#{configuration.label}/rep#{rep}"
-      end
+      def id = configuration.run_id(rep)
 
       # Everything but the repetition: runs of one configuration are its samples.
       def configuration

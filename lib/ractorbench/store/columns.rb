@@ -46,8 +46,6 @@ module Ractorbench
         row
       end
 
-      def keys = @fields.keys
-
       # other's runs after these (same configuration, a later stretch of the file).
       def concat(other)
         settle
@@ -123,7 +121,7 @@ module Ractorbench
 
       # The id a run has when the planner named it (its id column then keeps
       # nothing but DERIVED_ID).
-      def planned_id(rep) = "#{@label ||= configuration.label}/rep#{rep}"
+      def planned_id(rep) = Plan::Configuration.run_id(@label ||= configuration.label, rep)
 
       private
 
