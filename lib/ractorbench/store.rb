@@ -18,8 +18,9 @@ module Ractorbench
     TOOL = "ractorbench"
 
     # What a results file holds once read back.
-    # readers: how many processes read its runs (SplitRead).
-    Contents = Struct.new(:path, :header, :runs, :truncated, :skipped, :readers, keyword_init: true)
+    # readers: how many processes read its runs (SplitRead); templated: how
+    # many run lines were folded without being parsed (LineTemplate).
+    Contents = Struct.new(:path, :header, :runs, :truncated, :skipped, :readers, :templated, keyword_init: true)
 
     module_function
 
@@ -50,7 +51,7 @@ module Ractorbench
         number += part.lines
       end
       Contents.new(path: path, header: header, runs: runs, truncated: parts.last.truncated, skipped: skipped,
-        readers: parts.map(&:reader).uniq.size)
+        readers: parts.map(&:reader).uniq.size, templated: parts.sum(&:templated))
     end
 
     # What a reader should be told about a file it read: a cut last line and

@@ -5,6 +5,7 @@ require_relative "run_record"
 require_relative "run_view"
 require_relative "column"
 require_relative "fast_path"
+require_relative "line_template"
 
 module Ractorbench
   module Store
@@ -44,6 +45,15 @@ module Ractorbench
         @offsets << offset
         @size += 1
         row
+      end
+
+      # A run line its fast path's template matches, folded without being
+      # parsed: its row, or nil (then it is to be parsed and added).
+      def add_line(line, offset)
+        return nil unless @fast&.add_line(line)
+
+        @offsets << offset
+        (@size += 1) - 1
       end
 
       # other's runs after these (same configuration, a later stretch of the file).

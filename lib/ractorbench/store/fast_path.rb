@@ -12,6 +12,9 @@ module Ractorbench
       # a constant was checked with the line it came from. Any other line goes
       # field by field, after which the fast path is worked out again.
       class FastPath
+        # Lines a template took, kept as text until this many (LineTemplate#values).
+        PENDING = 8
+
         # nil when a line cannot be taken this way (an id not the planned one).
         def self.for(columns, record, fields)
           keys = record.keys
@@ -37,8 +40,14 @@ module Ractorbench
               varying << [i, column, key, RunRecord::KINDS[key]]
             end
           end
-          new(columns, keys, constant_at, constants, constant_columns, varying, id_at, keys.index("rep"))
+          fast = new(columns, keys, constant_at, constants, constant_columns, varying, id_at, keys.index("rep"))
+          fast.template = LineTemplate.for(keys, constant_at.zip(constants).to_h, record.values, varying, id_at,
+            keys.index("rep"), ->(rep) { columns.planned_id(rep) })
+          fast
         end
+
+        # The line form of this path (nil when lines must be parsed).
+        attr_accessor :template
 
         def initialize(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at)
           @columns = columns
@@ -49,11 +58,13 @@ module Ractorbench
           @varying = varying
           @id_at = id_at
           @rep_at = rep_at
+          @pending = []
         end
 
         # Appends record's varying fields and says true, or says false and
         # leaves everything as it was.
         def add(record)
+          flush
           return false unless record.size == @keys.size && record.keys == @keys
 
           values = record.values
@@ -67,8 +78,27 @@ module Ractorbench
           true
         end
 
+        # Takes a line the template matches and says true (its values reach
+        # the columns at the next flush), or says false and takes nothing.
+        def add_line(line)
+          captures = @template&.captures(line) or return false
+
+          @pending << captures
+          flush if @pending.size >= PENDING
+          true
+        end
+
+        # The pending lines' values into their columns, a column at a time.
+        def flush
+          return if @pending.empty?
+
+          @pending.transpose.each_with_index { |texts, j| @varying[j][1].concat_values(@template.values(j, texts)) }
+          @pending.clear
+        end
+
         # The constant columns cover every row added so far.
         def settle(size)
+          flush
           @constant_columns.each { |column| column.extend_to(size) }
         end
       end

@@ -12,8 +12,9 @@ module Ractorbench
     # the stretch; a cut last line of the file is the run a collector was
     # writing when it stopped, not damage.
     module LineRange
-      # reader: the process that read it.
-      Result = Struct.new(:table, :skipped, :truncated, :lines, :reader)
+      # reader: the process that read it; templated: how many of its lines
+      # were folded without being parsed (Columns::LineTemplate).
+      Result = Struct.new(:table, :skipped, :truncated, :lines, :reader, :templated)
 
       module_function
 
@@ -33,11 +34,18 @@ module Ractorbench
         skipped = []
         truncated = false
         number = 0
+        templated = 0
         offset = from
         while offset < to && (line = file.gets)
           number += 1
+          line.force_encoding(Encoding::UTF_8)
+          if line.valid_encoding? && table.add_line(line, source && offset)
+            templated += 1
+            offset += line.bytesize
+            next
+          end
           begin
-            record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
+            record = Store.parse_line(line)
             table.add(record, source && offset) if record # nil: another kind of line
           rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
             if !line.end_with?("\n") && (offset + line.bytesize >= file_size || file.eof?)
@@ -48,7 +56,7 @@ module Ractorbench
           end
           offset += line.bytesize
         end
-        Result.new(table.settled, skipped, truncated, number, Process.pid)
+        Result.new(table.settled, skipped, truncated, number, Process.pid, templated)
       end
     end
   end

@@ -15,6 +15,9 @@ module Ractorbench
       # Rows are numbered within a configuration; a run's place in the file
       # is its configuration's number and its row packed in one Integer.
       ROW_BITS = 32
+      # How every run line our writer makes starts: the id is then the
+      # configuration's label and its repetition.
+      RUN_PREFIX = '{"type":"run","id":"'
 
       attr_reader :columns
 
@@ -23,6 +26,7 @@ module Ractorbench
         @columns = []
         @index_by_raw = {}
         @index_by_configuration = {}
+        @index_by_label = {}
         @order = []
       end
 
@@ -56,6 +60,21 @@ module Ractorbench
         end
         @order << ((index << ROW_BITS) | @columns[index].add(record, offset, checked: checked))
         self
+      end
+
+      # A run line of a configuration already seen, folded without parsing
+      # when its Columns' template matches it (LineTemplate): true, or false
+      # with nothing changed. The label in its id only says which template to
+      # try; the template checks every field.
+      def add_line(line, offset)
+        return false unless line.start_with?(RUN_PREFIX)
+
+        id_end = line.index('"', RUN_PREFIX.size) or return false
+        cut = line.rindex("/rep", id_end) or return false
+        index = @index_by_label[line[RUN_PREFIX.size...cut]] or return false
+        row = @columns[index].add_line(line, offset) or return false
+        @order << ((index << ROW_BITS) | row)
+        true
       end
 
       # other's runs after these: a later stretch of the same file.
@@ -96,6 +115,22 @@ module Ractorbench
 
       def last = self[-1]
 
+      # A forked reader hands its table back through a pipe (SplitRead); an
+      # order code is past Marshal's 30-bit fixnums, so it goes packed. The
+      # indexes are rebuilt from the columns.
+      def marshal_dump = [@source, @columns, @order.pack("Q*")]
+
+      def marshal_load((source, columns, order))
+        initialize(source)
+        @columns = columns
+        @order = order.unpack("Q*")
+        columns.each_with_index do |table_columns, index|
+          configuration = table_columns.configuration
+          @index_by_configuration[[configuration, table_columns.source]] = index
+          @index_by_label[configuration.label] ||= index if table_columns.source.equal?(source)
+        end
+      end
+
       protected
 
       attr_reader :order
@@ -108,6 +143,7 @@ module Ractorbench
       def index_for(configuration, source)
         @index_by_configuration[[configuration, source]] ||= begin
           @columns << Columns.new(configuration, source)
+          @index_by_label[configuration.label] ||= @columns.size - 1 if source.equal?(@source)
           @columns.size - 1
         end
       end

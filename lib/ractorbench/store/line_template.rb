@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Ractorbench
+  module Store
+    class Columns
+      # A run line of a configuration in the shape its fast path knows, as
+      # one Regexp: every constant field as the exact JSON text that parses
+      # to it, every varying one a number or boolean of a form RunRecord
+      # accepts, captured. A line it matches is folded without JSON.parse,
+      # without a Hash and without a method call per field (parsing and
+      # folding field by field were most of reading a million runs); a line
+      # it does not match (other spacing, escapes, a value out of range, a
+      # cut line) is parsed and folded as before. So the template decides
+      # how fast a line is read, never what is read from it.
+      class LineTemplate
+        # Each varying field's form, by what RunRecord.field wants of it and
+        # by the type of its value in the line that set the template up:
+        # digits that String#to_i and #to_f read exactly as JSON does, small
+        # enough that nothing overflows, and for a checked kind only values
+        # the check passes (a count positive; seconds at least 0 and under
+        # RunRecord::MAX_SECONDS, a year).
+        FORMS = {
+          [:count, Integer] => "([1-9][0-9]{0,17})",
+          [:seconds, Integer] => "(0|[1-9][0-9]{0,6})",
+          [:seconds, Float] => "((?:0|[1-9][0-9]{0,6})\\.[0-9]{1,24}(?:e-[0-9]{2})?)",
+          [nil, Integer] => "(-?(?:0|[1-9][0-9]{0,17}))",
+          [nil, Float] => "(-?(?:0|[1-9][0-9]{0,15})\\.[0-9]{1,24}(?:e[-+][0-9]{2})?)",
+          [:boolean, true] => "(true|false)", [:boolean, false] => "(true|false)",
+          [nil, true] => "(true|false)", [nil, false] => "(true|false)"
+        }.freeze
+        READERS = {Integer => :to_i, Float => :to_f, true => :true?, false => :true?}.freeze
+        # A LAZY field stays in the file: any string without escapes.
+        PLAIN_STRING = "\"[^\"\\\\\\x00-\\x1f]*\""
+        # The repetition an id ends with: the same digits as the rep field's, checked.
+        REP = "([1-9][0-9]{0,9})"
+
+        # nil when some field cannot be put this way (a varying string, a
+        # constant JSON cannot write, an id not made from a varying rep).
+        # constants: field index => value; samples: the line that set the
+        # fast path up, as kept.
+        def self.for(keys, constants, samples, varying, id_at, rep_at, planned_id)
+          return nil if id_at && !varying.any? { |i, *| i == rep_at }
+          return nil if constants.each_value.any?(Marker)
+
+          slots = []
+          parts = keys.each_with_index.map do |key, i|
+            pattern = if LAZY.key?(key) then PLAIN_STRING
+            elsif i == id_at
+              slots << :id
+              Regexp.escape(JSON.generate(planned_id.call("")).chomp("\"")) + REP + "\""
+            elsif constants.key?(i) then Regexp.escape(JSON.generate(constants[i]))
+            else
+              slots << ((i == rep_at) ? :rep : :varying)
+              form(varying.find { |j, *| j == i }, samples[i]) or return nil
+            end
+            "#{Regexp.escape(JSON.generate(key))}:#{pattern}"
+          end
+          readers = varying.map { |i, *| READERS.fetch(sample_type(samples[i])) }
+          new(Regexp.new("\\A\\{#{parts.join(",")}\\}\\n?\\z"), readers, slots.index(:id), slots.index(:rep))
+        rescue JSON::GeneratorError, EncodingError
+          nil
+        end
+
+        def self.form((_, _, _, kind), sample) = FORMS[[kind, sample_type(sample)]]
+
+        def self.sample_type(sample) = (sample == true || sample == false) ? sample : sample.class
+
+        # id_slot, rep_slot: where the id's digits and the rep field are among
+        # the captures (nil when the line has no id).
+        def initialize(regexp, readers, id_slot, rep_slot)
+          @regexp = regexp
+          @readers = readers
+          @id_slot = id_slot
+          @rep_slot = rep_slot
+        end
+
+        # The varying fields of a line it matches, as text in the fast path's
+        # order (values reads them), or nil for a line to be read the slow way.
+        def captures(line)
+          match = @regexp.match(line) or return nil
+          captures = match.captures
+          return captures unless @id_slot
+          return nil unless captures[@id_slot] == captures[@rep_slot]
+
+          captures.delete_at(@id_slot)
+          captures
+        end
+
+        # The values of the j-th varying field's texts: read in C a column at
+        # a time, not a call a field.
+        def values(j, texts)
+          reader = @readers[j]
+          (reader == :true?) ? texts.map! { |text| text == "true" } : texts.map!(&reader)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,156 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require_relative "synthetic_results"
+
+# A run line like its configuration's others is folded by a template
+# (Store::Columns::LineTemplate) without being parsed. That is only a way
+# in: every run must read back exactly as parsing its line gives it, value
+# and type, whatever the lines hold, and a line the template must not take
+# (other spacing, an escape, a value of another type or out of range, a cut
+# line) must go the slow way and fare exactly as it did before.
+class LineTemplateTest < Minitest::Test
+  include TempDir
+
+  CONFIGS = [
+    {"workload" => "prime", "model" => "threads", "workers" => 2, "messages" => 4, "params" => {}},
+    {"workload" => "tarai", "model" => "ractors", "workers" => 2, "messages" => 1, "params" => {"x" => 8, "y" => "é"}},
+    {"workload" => "prime", "model" => "serial", "workers" => 1, "messages" => 4, "params" => {}}
+  ].freeze
+
+  # Text changes a line must not be taken with, each with what it does.
+  MUTATIONS = {
+    "a space after a colon" => ->(line) { line.sub('"seq":', '"seq": ') },
+    "a name written with an escape" => ->(line) { line.sub(/"workload":"(.)/) { "\"workload\":\"\\u%04x" % $1.ord } },
+    "seconds written as an integer" => ->(line) { line.sub(/"whole_time":[^,]*/, '"whole_time":1') },
+    "negative seconds" => ->(line) { line.sub(/"whole_time":[^,]*/, '"whole_time":-0.5') },
+    "seconds out of range" => ->(line) { line.sub(/"whole_time":[^,]*/, '"whole_time":1e999') },
+    "an id that is not the planned one" => ->(line) { line.sub(%r{/rep\d+"}, '/rep999"') },
+    "a field more" => ->(line) { line.sub(/\}\n\z/, ",\"extra\":[1]}\n") },
+    "fields in another order" => ->(line) { line.sub(/("seq":\d+),("started_at":"[^"]*")/, '\2,\1') },
+    "null where a boolean was" => ->(line) { line.sub(/"disturbed":(true|false)/, '"disturbed":null') },
+    "a huge integer" => ->(line) { line.sub(/"results":\d+/, '"results":123456789012345678901234567890') },
+    "a float of thirty decimals" => ->(line) { line.sub(/"user":[^,]*/, '"user":0.123456789012345678901234567891') },
+    "a failed run" => ->(line) { line.sub('"status":"ok"', '"status":"failed","reason":"boom"') },
+    "not JSON" => ->(line) { line.sub('{"type"', "{type") }
+  }.freeze
+
+  TAIL = {"a failed run" => 880, "an id that is not the planned one" => 860}.freeze
+
+  def run_line(i, config, rep, rng)
+    times = -> { [rng.rand.round(rng.rand(1..17)), rng.rand * 1e-5, 1.0e-05, 0.0, rng.rand * 100].sample(random: rng) }
+    label = [config["workload"], config["model"], "w#{config["workers"]}", "m#{config["messages"]}",
+      config["params"].map { |k, v| "#{k}=#{v}" }.join(",").then { |s| s.empty? ? nil : s }, "ruby"].compact.join("/")
+    JSON.generate({"type" => "run", "id" => "#{label}/rep#{rep}", "seq" => i + 1,
+      "started_at" => "2026-01-01T00:00:00.000Z", "load_average_1m" => [0.1, -0.0, 0.25].sample(random: rng),
+      **config, "ruby" => "ruby", "rep" => rep, "whole_time" => times.call + 0.05, "messages_time" => times.call,
+      "digest" => "d-#{config["workload"]}", "results" => rng.rand(1..9), "status" => "ok",
+      "user" => times.call, "system" => 0.001, "disturbed" => rng.rand < 0.3}) + "\n"
+  end
+
+  def lines(count, rng)
+    count.times.map { |i| run_line(i, CONFIGS[i % CONFIGS.size], i / CONFIGS.size + 1, rng) }
+  end
+
+  def write(run_lines)
+    header = {"type" => "header", "tool" => "ractorbench", "version" => Ractorbench::VERSION, "command" => "t",
+              "created_at" => "2026-01-01T00:00:00Z", "seed" => 1, "machine" => SyntheticResults::MACHINE,
+              "rubies" => [{"name" => "ruby", "argv" => ["ruby"], "env" => {}, "info" => {}}], "load" => [],
+              "plan" => {"seed" => 1, "runs" => []}}
+    path = File.join(@dir, "r.jsonl")
+    File.write(path, JSON.generate(header) + "\n" + run_lines.join)
+    path
+  end
+
+  # The slow way, line by line, as every line was read before templates:
+  # parsed, checked, folded (a bad line skipped, with its number).
+  def parsed_one_by_one(run_lines)
+    table = Ractorbench::Store::RunTable.new
+    skipped = []
+    run_lines.each_with_index do |line, n|
+      record = Ractorbench::Store.parse_line(line.dup.force_encoding(Encoding::UTF_8))
+      table.add(record, nil) if record
+    rescue Ractorbench::Store::RunRecord::BadLine, JSON::ParserError, EncodingError
+      skipped << n + 2 # the header is line 1
+    end
+    [table, skipped]
+  end
+
+  # Value and type, all the way down: 1 is not 1.0, -0.0 is not 0.0.
+  def assert_same_value(expected, actual, where)
+    assert_equal expected.class, actual.class, "#{where}: #{expected.inspect} against #{actual.inspect}"
+    case expected
+    when Hash
+      assert_equal expected.keys, actual.keys, where
+      expected.each { |k, v| assert_same_value(v, actual[k], "#{where}.#{k}") }
+    when Array then expected.zip(actual).each_with_index { |(e, a), i| assert_same_value(e, a, "#{where}[#{i}]") }
+    when Float then assert_equal [expected].pack("G"), [actual].pack("G"), "#{where}: #{expected} against #{actual}"
+    when nil then assert_nil actual, where
+    else assert_equal expected, actual, where
+    end
+  end
+
+  def assert_same_runs(expected, actual)
+    assert_equal expected.size, actual.size, "as many runs"
+    expected.zip(actual).each do |want, got|
+      assert_same_value want.columns.stored(want.row), got.columns.stored(got.row), want.columns.stored(want.row)["id"]
+    end
+  end
+
+  def test_runs_read_by_templates_are_the_runs_parsed_line_by_line
+    rng = Random.new(20_261_126)
+    run_lines = lines(900, rng)
+    mutated = MUTATIONS.each_with_index.flat_map do |(what, change), k|
+      # After a failed run its configuration's status varies, a string no
+      # template takes, and after a renamed id the ids are kept one by one:
+      # those near the end, so that the rest shows that the lines after each
+      # other change go by template again.
+      start = TAIL.fetch(what) { 40 + 60 * k + rng.rand(50) }
+      [start, start + 1].map do |n|
+        changed = change.call(run_lines[n])
+        refute_equal run_lines[n], changed, "the mutation #{what} changed the line"
+        run_lines[n] = changed
+        n
+      end
+    end.uniq
+    assert_equal 2 * MUTATIONS.size, mutated.size, "each change on lines of its own"
+    run_lines[-1] = run_lines[-1].chomp[0...-3] # cut, as by a collector that was killed
+    path = write(run_lines)
+    expected, skipped = parsed_one_by_one(run_lines)
+
+    [1, 3].each do |readers|
+      contents = Ractorbench::Store.read(path, readers: readers)
+      assert_same_runs expected.to_a, contents.runs.to_a
+      assert_equal skipped.size - 1, contents.skipped.size, "the cut last line is a cut line, not a skipped one"
+      assert_equal skipped[0...-1], contents.skipped.map(&:first)
+      assert contents.truncated
+      # Most lines went by template, none of the changed ones could have.
+      assert_operator contents.templated, :<=, run_lines.size - mutated.size - 1
+      assert_operator contents.templated, :>=, run_lines.size - 4 * mutated.size - 3 * CONFIGS.size - 20
+    end
+  end
+
+  # Each change on its own: the changed line is never the template's, so
+  # fewer lines go by template than in the same file unchanged.
+  def test_no_changed_line_goes_by_template
+    clean = lines(40, Random.new(3))
+    base = Ractorbench::Store.read(write(clean), readers: 1).templated
+    MUTATIONS.each do |what, change|
+      changed = clean.dup
+      changed[30] = change.call(clean[30])
+      assert_operator Ractorbench::Store.read(write(changed), readers: 1).templated, :<, base, what
+    end
+  end
+
+  # Exact decimal reading: each Float the writer can print reads back as
+  # itself, on the template's way as on JSON's.
+  def test_floats_read_back_exactly
+    rng = Random.new(7)
+    run_lines = lines(300, rng)
+    floats = Array.new(300) { [rng.rand, rng.rand * 1e-5, rng.rand * 1e6, rng.rand(10**6) / 1e3].sample(random: rng) }
+    run_lines = run_lines.each_with_index.map { |line, i| line.sub(/"user":[^,]*/, "\"user\":#{floats[i]}") }
+    contents = Ractorbench::Store.read(write(run_lines), readers: 1)
+    assert_operator contents.templated, :>=, 280
+    contents.runs.each_with_index { |run, i| assert_same_value floats[i], run["user"], "run #{i}" }
+  end
+end
