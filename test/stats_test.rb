@@ -205,4 +205,36 @@ class StatsTest < Minitest::Test
     # Below 100 runs a side: resampling, paired when the sides are by repetition.
     assert Bootstrap.ratio_of_medians(slow.first(99), fast.first(99), label: "few").draws.is_a?(Array)
   end
+
+  # A report asks for the large-sample interval with each side sorted
+  # already (Analysis::Uncertainty): the same interval as from the pairs.
+  def test_the_large_sample_interval_from_sorted_sides_is_the_one_from_pairs
+    rng = Random.new(11)
+    slow = (1..150).to_h { |rep| [rep, 0.03 + rng.rand / 100] }
+    fast = (1..150).to_h { |rep| [rep, 0.02 + rng.rand / 100] }
+    from_pairs = Bootstrap.ratio_of_medians(slow, fast, label: "s")
+    from_sorted = Bootstrap.of_large_samples(slow.values.sort, fast.values.sort, label: "s")
+    %i[estimate low high level paired n1 n2].each { |k| assert_equal from_pairs[k], from_sorted[k], k }
+    assert_equal from_pairs.draws, from_sorted.draws
+    assert_nil Bootstrap.of_large_samples(slow.values.first(99).sort, fast.values.sort, label: "s"), "too few a side"
+    assert_nil Bootstrap.of_large_samples([0.0] * 100, fast.values.sort, label: "s"), "a time of 0"
+  end
+
+  # Outliers.none? reads the two ends of the sorted sample; it must say what
+  # scoring every value says, at the threshold's edge and with a MAD of 0.
+  def test_no_outliers_from_the_ends_agrees_with_scoring_every_value
+    rng = Random.new(5)
+    samples = Array.new(300) do
+      base = Array.new(rng.rand(1..40)) { 1.0 + rng.rand }
+      base + Array.new(rng.rand(0..2)) { [1.0, 1.5, 3.0 + rng.rand * 3, -rng.rand].sample(random: rng) }
+    end
+    samples += [[10.0] * 7 + [100.0], [10.0] * 8, [1000.0, 0.0], [1.0], [1.0, 2.0, 3.0, 4.0, 100.0]]
+    outcomes = samples.map do |values|
+      none = Outliers.none?(values.sort)
+      assert_equal Outliers.indices(values).empty?, none, values.inspect
+      none
+    end
+    assert_includes outcomes, true
+    assert_includes outcomes, false
+  end
 end

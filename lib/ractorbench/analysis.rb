@@ -78,6 +78,15 @@ module Ractorbench
       # it (Stats.sorted), sorted once however many figures read it.
       def sorted(key) = (@sorted ||= {})[key] ||= Stats.sorted(values(key)).freeze
 
+      # Every run the figures come from has a rep of its own (what pairing by
+      # repetition needs to see all of them).
+      def reps_unique?
+        return @reps_unique unless @reps_unique.nil?
+
+        reps = values("rep")
+        @reps_unique = reps.compact.size == reps.size && reps.uniq.size == reps.size
+      end
+
       def disturbed_runs = columns.views(@disturbed_rows)
 
       def all_disturbed? = !@disturbed_rows.empty? && @ok_rows.equal?(@disturbed_rows)

@@ -45,13 +45,20 @@ module Ractorbench
         base = group.baseline
         return nil if base.nil? || base.equal?(group) || group.ok_count.zero? || base.ok_count.zero?
 
-        ci = Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"),
-          label: "#{label(group)} speedup")
+        label = "#{label(group)} speedup"
+        # Many runs a side: the interval needs each side's times only, sorted
+        # already, not the pairs (the same times when every rep is there once).
+        large = if [group, base].all? { |g| g.ok_count >= Stats::Bootstrap::LARGE_SAMPLE && g.reps_unique? }
+          Stats::Bootstrap.of_large_samples(base.sorted("messages_time"), group.sorted("messages_time"), label: label)
+        end
+        ci = large || Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"), label: label)
         {"low" => ci.low, "high" => ci.high, "level" => ci.level, "paired" => ci.paired, "reason" => ci.reason}
       end
 
       # Runs whose messages-only time has a modified z-score beyond 3.5.
       def outliers(group)
+        return [] if Stats::Outliers.none?(group.sorted("messages_time"), median: group.messages_time.median)
+
         timed = group.values("messages_time").each_with_index.select { |v, _| v }
         Stats::Outliers.indices(timed.map(&:first), median: group.messages_time.median).map { |i| group.ok_run(timed[i].last).id }
       end

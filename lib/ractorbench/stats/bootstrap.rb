@@ -62,13 +62,20 @@ module Ractorbench
         @large_sample = large_sample
       end
 
+      # The interval from each median's order statistics alone, or nil when
+      # a side has too few runs for it (or a time <= 0): what a caller that
+      # has both sides sorted already can ask before building the pairs.
+      def self.of_large_samples(numerator, denominator, label:, level: 0.95)
+        new(numerator, denominator, label: label, level: level, resamples: RESAMPLES).large_sample_interval
+      end
+
+      def large_sample_interval
+        estimate, base, small = estimate_and_base
+        large_sample(estimate, base) if estimate && small >= [@large_sample, MIN_SAMPLES].max
+      end
+
       def interval
-        # Each side sorted once: both medians and both order-statistics intervals read the same order.
-        @num_sorted = @num.sort
-        @den_sorted = @den.sort
-        estimate = ratio(median_of_sorted(@num_sorted), median_of_sorted(@den_sorted))
-        base = {estimate: estimate, level: @level, paired: @paired, n1: @num.size, n2: @den.size}
-        small = [@num.size, @den.size].min
+        estimate, base, small = estimate_and_base
         if estimate.nil? || small < MIN_SAMPLES
           reason = estimate && "need #{MIN_SAMPLES} or more runs a side for a #{(@level * 100).round}% interval of the ratio, have #{small}"
           return Interval.new(**base, reason: reason)
@@ -86,6 +93,14 @@ module Ractorbench
       end
 
       private
+
+      def estimate_and_base
+        # Each side sorted once: both medians and both order-statistics intervals read the same order.
+        @num_sorted = @num.sort
+        @den_sorted = @den.sort
+        estimate = ratio(median_of_sorted(@num_sorted), median_of_sorted(@den_sorted))
+        [estimate, {estimate: estimate, level: @level, paired: @paired, n1: @num.size, n2: @den.size}, [@num.size, @den.size].min]
+      end
 
       # Each median's order-statistics interval (MedianInterval, exact
       # coverage of at least the level), its distances from the median on the

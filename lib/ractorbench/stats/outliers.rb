@@ -20,13 +20,25 @@ module Ractorbench
       # values or more are identical) any value off the median scores
       # infinite, as in hyperfine: seven runs of 10 and one of 100 has an outlier.
       # median: the values' median when the caller has it already.
-      def modified_z_scores(values, median: nil)
+      # mad: the values' MAD when the caller has it already.
+      def modified_z_scores(values, median: nil, mad: nil)
         values = values.map(&:to_f)
         med = median || median(values)
-        mad = values.empty? ? 0.0 : median(values.map { |v| (v - med).abs })
+        mad ||= values.empty? ? 0.0 : median(values.map { |v| (v - med).abs })
         return values.map { |v| (v == med) ? 0.0 : (v - med) * Float::INFINITY } if mad.zero?
 
         values.map { |v| SCALE * (v - med) / mad }
+      end
+
+      # Whether no value is an outlier, from the values sorted: the scores
+      # furthest out are those of the two ends, so a sample of a thousand
+      # runs is not scored run by run to find that none stands out.
+      def none?(sorted, threshold: THRESHOLD, median: nil)
+        return true if sorted.empty?
+
+        med = median || median(sorted)
+        mad = median(sorted.map { |v| (v - med).abs })
+        modified_z_scores([sorted.first, sorted.last], median: med, mad: mad).all? { |score| score.abs <= threshold }
       end
 
       # Indices of the outliers.

@@ -7,7 +7,7 @@ module Ractorbench
     # Descriptive statistics of one sample. The median sorts first (the
     # seed's analyser took the middle of the unsorted list).
     class Summary
-      attr_reader :n, :mean, :median, :variance, :stddev, :min, :max
+      attr_reader :n, :mean, :median, :min, :max
 
       # sorted: the values already as Stats.sorted gives them, when the caller
       # has them (a report asks several questions of each sample).
@@ -21,10 +21,19 @@ module Ractorbench
         @mean = sorted.sum / @n
         half = @n / 2
         @median = @n.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
-        # Bessel's correction (n - 1), as in the seed's analyser; undefined for one sample.
-        @variance = (@n < 2) ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
-        @stddev = @variance && Math.sqrt(@variance)
+        @sorted = sorted
       end
+
+      # Bessel's correction (n - 1), as in the seed's analyser; undefined
+      # for one sample. Worked out when asked: most reports of a big file
+      # read medians only.
+      def variance
+        return @variance if defined?(@variance)
+
+        @variance = (@n < 2) ? nil : @sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
+      end
+
+      def stddev = variance && Math.sqrt(variance)
 
       def empty?
         n.zero?
