@@ -125,7 +125,7 @@ module Ractorbench
       # allocations, GC time: harness/ractorbench/harness/run_cost.rb), median.
       COSTS = %w[messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
 
-      def cost(key) = (@costs ||= {})[key] ||= Stats::Summary.new(values(key)).median
+      def cost(key) = (@costs ||= {})[key] ||= Stats::Summary.new(nil, sorted: Stats.sorted(values(key))).median
 
       def speedup
         ratio(baseline&.messages_time&.median, messages_time.median)

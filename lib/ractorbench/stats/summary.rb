@@ -12,6 +12,7 @@ module Ractorbench
       # sorted: the values already as Stats.sorted gives them, when the caller
       # has them (a report asks several questions of each sample).
       def initialize(values, sorted: nil)
+        @sorted = sorted
         sorted ||= Stats.sorted(values)
         @n = sorted.size
         return if @n.zero?
@@ -21,16 +22,17 @@ module Ractorbench
         @mean = sorted.sum / @n
         half = @n / 2
         @median = @n.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
-        @sorted = sorted
+        # A sample it sorted itself is not kept (a million runs' worth of
+        # them would be); one the caller keeps anyway is read again when the
+        # variance is asked for, which most reports of a big file never do.
+        @variance = variance_of(sorted) unless @sorted
       end
 
-      # Bessel's correction (n - 1), as in the seed's analyser; undefined
-      # for one sample. Worked out when asked: most reports of a big file
-      # read medians only.
+      # Bessel's correction (n - 1), as in the seed's analyser; undefined for one sample.
       def variance
         return @variance if defined?(@variance)
 
-        @variance = (@n < 2) ? nil : @sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
+        @variance = variance_of(@sorted)
       end
 
       def stddev = variance && Math.sqrt(variance)
@@ -48,6 +50,10 @@ module Ractorbench
         {"samples" => n, "mean" => mean, "median" => median, "variance" => variance,
          "stddev" => stddev, "min" => min, "max" => max}
       end
+
+      private
+
+      def variance_of(sorted) = (@n < 2) ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
     end
   end
 end
