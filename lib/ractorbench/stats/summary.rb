@@ -53,7 +53,12 @@ module Ractorbench
 
       private
 
-      def variance_of(sorted) = (@n < 2) ? nil : sorted.sum { |x| (x - @mean)**2 } / (@n - 1)
+      def variance_of(sorted)
+        return nil if @n < 2
+
+        mean = @mean
+        sorted.sum { |x| (d = x - mean) * d } / (@n - 1)
+      end
     end
   end
 end
