@@ -69,6 +69,15 @@ module Ractorbench
         BATCHES = 2
         # Most jobs in one batch.
         BATCH = 128
+        # A batch holds about this much work once a worker's pace is known:
+        # long enough that a wake-up a batch costs little, short enough that
+        # its results leave the worker before its garbage collector promotes
+        # them. (Batches of 128 prime chunks, 11 ms, lived through three minor
+        # GCs: the workers' major GCs then took twice serial's GC time, and
+        # the model lost a tenth of its speed to processes-split.)
+        BATCH_SECONDS = 0.002
+        # Jobs in a batch before the worker has answered any.
+        FIRST_BATCH = 8
         # A job whose dump is bigger than this goes alone: batching saves
         # nothing on it, and its results may be as big.
         SMALL_JOB = 4096
@@ -123,6 +132,7 @@ module Ractorbench
           @done = 0
           @batches = coarse ? 1 : BATCHES
           @coarse = coarse
+          @started = nil
         end
 
         attr_reader :done, :writer
@@ -136,6 +146,7 @@ module Ractorbench
         # Sends batches until this worker has its fill or no job is left.
         def top_up(pending, workers)
           while !pending.empty? && @in_flight.size < @batches && @in_flight.sum < Worker.depth(pending.size, workers)
+            @started ||= Process.clock_gettime(Process::CLOCK_MONOTONIC)
             size = batch_size(pending, workers)
             @outgoing << Harness::Wire.frame(pending.shift(size))
             @in_flight << size
@@ -167,11 +178,20 @@ module Ractorbench
         end
 
         # Jobs this worker's next batch holds: its share ahead split over the
-        # batches in flight, one when jobs are coarse or big.
+        # batches in flight, at most BATCH_SECONDS of work at its pace so far;
+        # one when jobs are coarse or big.
         def batch_size(pending, workers)
           return 1 if @coarse || Marshal.dump(pending.first).bytesize > SMALL_JOB
 
-          (Worker.depth(pending.size, workers) / @batches).clamp(1, BATCH)
+          (Worker.depth(pending.size, workers) / @batches).clamp(1, paced_batch)
+        end
+
+        # BATCH_SECONDS of work at the pace this worker has answered so far.
+        def paced_batch
+          return FIRST_BATCH if @done.zero?
+
+          seconds_a_job = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - @started) / @done
+          (BATCH_SECONDS / seconds_a_job).floor.clamp(1, BATCH)
         end
 
         def finish
