@@ -56,7 +56,7 @@ class VmSerialisationTest < Minitest::Test
     slow = ractorbench("report", with_ratio(path, 3.0)).out
     r34 = slow.lines.grep(/^VM SERIALISATION: r34: 2 ractors running a loop that shares and allocates nothing cost 3\.00× the CPU per iteration of one/)
     assert_equal 1, r34.size, slow
-    assert_match(/The known cause: Ruby 3\.3 and 3\.4 built with YJIT or RJIT .*rb_vm_insns_count.*Ruby 4\.0 does not have it: upgrade/, r34.first)
+    assert_match(/The known cause: Ruby 3\.3 and 3\.4 built with YJIT or RJIT .*rb_vm_insns_count.*Ruby 4\.0 does not have it: upgrade, run with --yjit/, r34.first)
     r40 = slow.lines.grep(/^VM SERIALISATION: r40: /)
     assert_equal 1, r40.size
     refute_match(/known cause/, r40.first, "4.0.0 has Ractor::Port: not the instruction counter")

@@ -64,7 +64,8 @@ module Ractorbench
         text + ". The known cause: Ruby 3.3 and 3.4 built with YJIT or RJIT (as official builds are) count every " \
           "interpreted instruction in one global counter (rb_vm_insns_count) that every core writes, even with the JIT " \
           "off; upstream made it thread-local and then statistics-only in January 2025 (ruby/ruby#12549, #12670), and " \
-          "Ruby 4.0 does not have it: upgrade, or build this Ruby without YJIT and RJIT."
+          "Ruby 4.0 does not have it: upgrade, run with --yjit (code YJIT has compiled does not touch the counter: " \
+          "--yjit both shows the difference), or build this Ruby without YJIT and RJIT."
       end
     end
   end
