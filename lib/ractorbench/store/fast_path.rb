@@ -12,7 +12,10 @@ module Ractorbench
       # a constant was checked with the line it came from. Any other line goes
       # field by field, after which the fast path is worked out again.
       class FastPath
-        # Lines a template took, kept as text until this many (LineTemplate#values).
+        # Lines a template took are kept as text until this many, then read
+        # a column at a time (LineTemplate#values); few, so that the texts die
+        # young (a thousand configurations' worth of 256 lines each lived long
+        # enough to be promoted, and major GCs took back what reading in bulk saved).
         PENDING = 8
 
         # nil when a line cannot be taken this way (an id not the planned one).
@@ -40,16 +43,14 @@ module Ractorbench
               varying << [i, column, key, RunRecord::KINDS[key]]
             end
           end
-          fast = new(columns, keys, constant_at, constants, constant_columns, varying, id_at, keys.index("rep"))
-          fast.template = LineTemplate.for(keys, constant_at.zip(constants).to_h, record.values, varying, id_at,
-            keys.index("rep"), ->(rep) { columns.planned_id(rep) })
-          fast
+          rep_at = keys.index("rep")
+          template = LineTemplate.for(keys, constant_at.zip(constants).to_h, record.values, varying, id_at, rep_at,
+            ->(rep) { columns.planned_id(rep) })
+          new(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
         end
 
-        # The line form of this path (nil when lines must be parsed).
-        attr_accessor :template
-
-        def initialize(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at)
+        # template: the line form of this path (nil: lines must be parsed).
+        def initialize(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
           @columns = columns
           @keys = keys
           @constant_at = constant_at
@@ -58,6 +59,7 @@ module Ractorbench
           @varying = varying
           @id_at = id_at
           @rep_at = rep_at
+          @template = template
           @pending = []
         end
 

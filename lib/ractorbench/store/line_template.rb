@@ -59,7 +59,7 @@ module Ractorbench
           end
           readers = varying.map { |i, *| READERS.fetch(sample_type(samples[i])) }
           new(Regexp.new("\\A\\{#{parts.join(",")}\\}\\n?\\z"), readers, slots.index(:id), slots.index(:rep))
-        rescue JSON::GeneratorError, EncodingError
+        rescue JSON::GeneratorError, EncodingError, RegexpError
           nil
         end
 
