@@ -32,17 +32,19 @@ class LineTemplateTest < Minitest::Test
     "a huge integer" => ->(line) { line.sub(/"results":\d+/, '"results":123456789012345678901234567890') },
     "a float of thirty decimals" => ->(line) { line.sub(/"user":[^,]*/, '"user":0.123456789012345678901234567891') },
     "a failed run" => ->(line) { line.sub('"status":"ok"', '"status":"failed","reason":"boom"') },
-    "not JSON" => ->(line) { line.sub('{"type"', "{type") }
+    "not JSON" => ->(line) { line.sub('{"type"', "{type") },
+    "a carriage return before the newline" => ->(line) { line.sub(/\n\z/, "\r\n") },
+    "an id written with an escape" => ->(line) { line.sub(/"id":"(.)/) { "\"id\":\"\\u%04x" % $1.ord } }
   }.freeze
 
-  TAIL = {"a failed run" => 880, "an id that is not the planned one" => 860}.freeze
+  TAIL = {"a failed run" => 1080, "an id that is not the planned one" => 1060}.freeze
 
   def run_line(i, config, rep, rng)
     times = -> { [rng.rand.round(rng.rand(1..17)), rng.rand * 1e-5, 1.0e-05, 0.0, rng.rand * 100].sample(random: rng) }
     label = [config["workload"], config["model"], "w#{config["workers"]}", "m#{config["messages"]}",
       config["params"].map { |k, v| "#{k}=#{v}" }.join(",").then { |s| s.empty? ? nil : s }, "ruby"].compact.join("/")
     JSON.generate({"type" => "run", "id" => "#{label}/rep#{rep}", "seq" => i + 1,
-      "started_at" => "2026-01-01T00:00:00.000Z", "load_average_1m" => [0.1, -0.0, 0.25].sample(random: rng),
+      "started_at" => format("2026-01-01T00:%02d:%02d.000Z", i / 60 % 60, i % 60), "load_average_1m" => [0.1, -0.0, 0.25].sample(random: rng),
       **config, "ruby" => "ruby", "rep" => rep, "whole_time" => times.call + 0.05, "messages_time" => times.call,
       "digest" => "d-#{config["workload"]}", "results" => rng.rand(1..9), "status" => "ok",
       "user" => times.call, "system" => 0.001, "disturbed" => rng.rand < 0.3}) + "\n"
@@ -58,7 +60,7 @@ class LineTemplateTest < Minitest::Test
               "rubies" => [{"name" => "ruby", "argv" => ["ruby"], "env" => {}, "info" => {}}], "load" => [],
               "plan" => {"seed" => 1, "runs" => []}}
     path = File.join(@dir, "r.jsonl")
-    File.write(path, JSON.generate(header) + "\n" + run_lines.join)
+    File.binwrite(path, ([JSON.generate(header) + "\n"] + run_lines).map(&:b).join)
     path
   end
 
@@ -99,7 +101,7 @@ class LineTemplateTest < Minitest::Test
 
   def test_runs_read_by_templates_are_the_runs_parsed_line_by_line
     rng = Random.new(20_261_126)
-    run_lines = lines(900, rng)
+    run_lines = lines(1100, rng)
     mutated = MUTATIONS.each_with_index.flat_map do |(what, change), k|
       # After a failed run its configuration's status varies, a string no
       # template takes, and after a renamed id the ids are kept one by one:
@@ -140,6 +142,27 @@ class LineTemplateTest < Minitest::Test
       changed[30] = change.call(clean[30])
       assert_operator Ractorbench::Store.read(write(changed), readers: 1).templated, :<, base, what
     end
+  end
+
+  # A file is read a megabyte at a time (Store::LineRange): lines cut by
+  # a read, and a read holding a line that is not UTF-8 (read line by line
+  # then), fare as every other line.
+  def test_lines_across_reads_of_a_megabyte
+    rng = Random.new(9)
+    run_lines = lines(7000, rng)
+    run_lines[3100] = run_lines[3100].b.sub('"status":"ok"'.b, "\"status\":\"o\xFFk\"".b)
+    path = write(run_lines)
+    assert_operator File.size(path), :>, 2 * Ractorbench::Store::LineRange::CHUNK
+    expected, skipped = parsed_one_by_one(run_lines)
+    contents = Ractorbench::Store.read(path, readers: 1)
+    assert_same_runs expected.to_a, contents.runs.to_a
+    assert_equal [3102], skipped
+    assert_equal [[3102, "not a JSON object"]], contents.skipped
+    refute contents.truncated
+    assert_operator contents.templated, :>=, 7000 - 3000, "all but the read with the bad byte, and the first lines"
+    # A run's start is left in the file and read back from where its line began.
+    started = (run_lines[0...3100] + run_lines[3101..]).map { |line| line[/"started_at":"([^"]*)"/, 1] }
+    assert_equal started, contents.runs.map { |run| run["started_at"] }
   end
 
   # Exact decimal reading: each Float the writer can print reads back as

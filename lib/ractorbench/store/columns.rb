@@ -47,10 +47,11 @@ module Ractorbench
         row
       end
 
-      # A run line its fast path's template matches, folded without being
-      # parsed: its row, or nil (then it is to be parsed and added).
-      def add_line(line, offset)
-        return nil unless @fast&.add_line(line)
+      # The rest of a run line at scanner's position (RunTable#add_scanned),
+      # folded without being parsed when its fast path's template takes it:
+      # its row, or nil (then the line is to be parsed and added).
+      def add_scanned(scanner, offset)
+        return nil unless @fast&.add_scanned(scanner)
 
         @offsets << offset
         (@size += 1) - 1

@@ -80,10 +80,11 @@ module Ractorbench
           true
         end
 
-        # Takes a line the template matches and says true (its values reach
-        # the columns at the next flush), or says false and takes nothing.
-        def add_line(line)
-          captures = @template&.captures(line) or return false
+        # Takes the rest of a line the template matches and says true (its
+        # values reach the columns at the next flush), or says false and
+        # takes nothing.
+        def add_scanned(scanner)
+          captures = @template&.captures(scanner) or return false
 
           @pending << captures
           flush if @pending.size >= PENDING

@@ -6,9 +6,10 @@ module Ractorbench
   module Store
     class Columns
       # A run line of a configuration in the shape its fast path knows, as
-      # one Regexp: every constant field as the exact JSON text that parses
-      # to it, every varying one a number or boolean of a form RunRecord
-      # accepts, captured. A line it matches is folded without JSON.parse,
+      # one Regexp for the line after its id's label (RunTable::RUN_START
+      # reads that far): every constant field as the exact JSON text that
+      # parses to it, every varying one a number or boolean of a form
+      # RunRecord accepts, captured. A line it takes is folded without JSON.parse,
       # without a Hash and without a method call per field (parsing and
       # folding field by field were most of reading a million runs); a line
       # it does not match (other spacing, escapes, a value out of range, a
@@ -36,29 +37,30 @@ module Ractorbench
         # The repetition an id ends with: the same digits as the rep field's, checked.
         REP = "([1-9][0-9]{0,9})"
 
-        # nil when some field cannot be put this way (a varying string, a
-        # constant JSON cannot write, an id not made from a varying rep).
-        # constants: field index => value; samples: the line that set the
-        # fast path up, as kept.
+        # nil when some field cannot be put this way: a line that does not
+        # start as RUN_START reads, an id not made from a varying rep, a
+        # varying string, a constant JSON cannot write. constants: field
+        # index => value; samples: the line that set the fast path up, as kept.
         def self.for(keys, constants, samples, varying, id_at, rep_at, planned_id)
-          return nil if id_at && !varying.any? { |i, *| i == rep_at }
-          return nil if constants.each_value.any?(Marker)
+          return nil unless keys[0] == "type" && constants[0] == "run" && id_at == 1
+          return nil unless varying.any? { |i, *| i == rep_at } && !constants.each_value.any?(Marker)
 
-          slots = []
-          parts = keys.each_with_index.map do |key, i|
+          slots = [:id]
+          parts = keys.each_with_index.drop(2).map do |key, i|
             pattern = if LAZY.key?(key) then PLAIN_STRING
-            elsif i == id_at
-              slots << :id
-              Regexp.escape(JSON.generate(planned_id.call("")).chomp("\"")) + REP + "\""
             elsif constants.key?(i) then Regexp.escape(JSON.generate(constants[i]))
             else
               slots << ((i == rep_at) ? :rep : :varying)
               form(varying.find { |j, *| j == i }, samples[i]) or return nil
             end
-            "#{Regexp.escape(JSON.generate(key))}:#{pattern}"
+            ",#{Regexp.escape(JSON.generate(key))}:#{pattern}"
           end
           readers = varying.map { |i, *| READERS.fetch(sample_type(samples[i])) }
-          new(Regexp.new("\\A\\{#{parts.join(",")}\\}\\n?\\z"), readers, slots.index(:id), slots.index(:rep))
+          # Lines are looked up by their id's text up to "/rep" (RunTable): that
+          # text is the label only when JSON writes the label as it is.
+          return nil unless JSON.generate(planned_id.call("")) == "\"#{planned_id.call("")}\""
+
+          new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), readers, slots.index(:id), slots.index(:rep))
         rescue JSON::GeneratorError, EncodingError, RegexpError
           nil
         end
@@ -67,8 +69,7 @@ module Ractorbench
 
         def self.sample_type(sample) = (sample == true || sample == false) ? sample : sample.class
 
-        # id_slot, rep_slot: where the id's digits and the rep field are among
-        # the captures (nil when the line has no id).
+        # id_slot, rep_slot: where the id's digits and the rep field are among the captures.
         def initialize(regexp, readers, id_slot, rep_slot)
           @regexp = regexp
           @readers = readers
@@ -76,12 +77,12 @@ module Ractorbench
           @rep_slot = rep_slot
         end
 
-        # The varying fields of a line it matches, as text in the fast path's
-        # order (values reads them), or nil for a line to be read the slow way.
-        def captures(line)
-          match = @regexp.match(line) or return nil
-          captures = match.captures
-          return captures unless @id_slot
+        # The varying fields of the rest of the line at scanner's position
+        # when it matches (the scanner then past it), as text in the fast
+        # path's order (values reads them); nil for a line to be read the slow way.
+        def captures(scanner)
+          scanner.skip(@regexp) or return nil
+          captures = scanner.captures
           return nil unless captures[@id_slot] == captures[@rep_slot]
 
           captures.delete_at(@id_slot)

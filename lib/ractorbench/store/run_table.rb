@@ -15,9 +15,9 @@ module Ractorbench
       # Rows are numbered within a configuration; a run's place in the file
       # is its configuration's number and its row packed in one Integer.
       ROW_BITS = 32
-      # How every run line our writer makes starts: the id is then the
-      # configuration's label and its repetition.
-      RUN_PREFIX = '{"type":"run","id":"'
+      # How every run line our writer makes starts, up to the repetition its
+      # id ends with: the id before it is its configuration's label.
+      RUN_START = %r{\{"type":"run","id":"([^"\\\n]*)/rep}
 
       attr_reader :columns
 
@@ -62,17 +62,16 @@ module Ractorbench
         self
       end
 
-      # A run line of a configuration already seen, folded without parsing
-      # when its Columns' template matches it (LineTemplate): true, or false
-      # with nothing changed. The label in its id only says which template to
-      # try; the template checks every field.
-      def add_line(line, offset)
-        return false unless line.start_with?(RUN_PREFIX)
+      # The run line at scanner's position, of a configuration already seen,
+      # folded without parsing when its Columns' template takes the rest of it
+      # (LineTemplate): true, the scanner past the line; or false with nothing
+      # changed but the scanner's position. The label in the id only says
+      # which template to try; the template checks every other field.
+      def add_scanned(scanner, offset)
+        return false unless scanner.skip(RUN_START)
 
-        id_end = line.index('"', RUN_PREFIX.size) or return false
-        cut = line.rindex("/rep", id_end) or return false
-        index = @index_by_label[line[RUN_PREFIX.size...cut]] or return false
-        row = @columns[index].add_line(line, offset) or return false
+        index = @index_by_label[scanner[1]] or return false
+        row = @columns[index].add_scanned(scanner, offset) or return false
         @order << ((index << ROW_BITS) | row)
         true
       end
