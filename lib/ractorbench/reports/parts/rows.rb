@@ -3,6 +3,8 @@
 require_relative "../../analysis/row"
 require_relative "../../analysis/ops_per_second"
 require_relative "../../analysis"
+require_relative "../../forked_parts"
+require_relative "../../store/split_read"
 
 module Ractorbench
   module Reports
@@ -12,8 +14,38 @@ module Ractorbench
       module Rows
         module_function
 
-        def for(analysis)
-          groups(analysis).map { |g| Analysis::Row.for(g, analysis.header) }
+        # Rows of this many runs or more are made in parts, one process a
+        # usable core (ForkedParts): each configuration's figures are its own,
+        # and for a million runs making them took as long as reading them.
+        IN_PARTS = 100_000
+
+        # processes: how many make the rows (default: one a usable core for
+        # IN_PARTS runs or more, RACTORBENCH_READERS when set, else one).
+        def for(analysis, processes: nil)
+          groups = groups(analysis)
+          header = analysis.header
+          parts = parts(groups, processes || processes_for(analysis))
+          return groups.map { |g| Analysis::Row.for(g, header) } if parts.size <= 1
+
+          ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }.flatten(1)
+        end
+
+        def processes_for(analysis)
+          (analysis.runs.size < IN_PARTS) ? 1 : Store::SplitRead.processes
+        end
+
+        # groups cut in order into at most count parts of about as many runs each.
+        def parts(groups, count)
+          return [groups] if count <= 1 || groups.size < 2 * count
+
+          share = groups.sum { |g| g.columns.size }.fdiv(count)
+          seen = 0
+          numbered = groups.map do |group|
+            part = [(seen / share).floor, count - 1].min
+            seen += group.columns.size
+            [part, group]
+          end
+          numbered.chunk_while { |(a, _), (b, _)| a == b }.map { |run| run.map(&:last) }
         end
 
         # The groups these rows are made of, in their order. Ops-per-second

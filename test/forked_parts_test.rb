@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require_relative "synthetic_results"
+
+# Work done in forked parts (Ractorbench::ForkedParts: a big file's reading,
+# a report's rows of many runs) must give what doing it in one process gives,
+# and a part whose process dies costs time, never an answer.
+class ForkedPartsTest < Minitest::Test
+  include TempDir
+
+  def test_answers_come_back_in_order_from_their_own_processes
+    parent = Process.pid
+    answers = Ractorbench::ForkedParts.map([1, 2, 3, 4]) { |part| [part, Process.pid] }
+    assert_equal [1, 2, 3, 4], answers.map(&:first)
+    pids = answers.map(&:last)
+    assert_equal parent, pids.first, "the first part is done here"
+    assert_equal 4, pids.uniq.size, "each other part in a process of its own"
+  end
+
+  def test_a_part_whose_process_dies_is_done_here
+    parent = Process.pid
+    answers = Ractorbench::ForkedParts.map([1, 2, 3]) do |part|
+      Process.kill(:KILL, Process.pid) if part == 2 && Process.pid != parent
+      [part * 10, Process.pid]
+    end
+    assert_equal [10, 20, 30], answers.map(&:first)
+    assert_equal parent, answers[1].last, "the killed part was done again here"
+    refute_equal parent, answers[2].last
+  end
+
+  # Rows made by three processes are the rows made by one, byte for byte;
+  # the groups are cut into parts of about as many runs each.
+  def test_a_reports_rows_in_parts_are_the_rows_made_in_one_process
+    samples = (1..12).flat_map do |w|
+      %w[serial threads processes].map do |model|
+        [["prime", model, w, 100, "ruby"], SyntheticResults.draws(6 + w, median: 0.01 * w, seed: w)]
+      end
+    end.to_h
+    path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
+    rows = ->(processes) { Ractorbench::Reports::Parts::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)), processes: processes) }
+    one = rows.call(1)
+    assert_equal 36, one.size
+    [2, 3].each { |processes| assert_equal Marshal.dump(one), Marshal.dump(rows.call(processes)), "#{processes} processes" }
+
+    groups = Ractorbench::Reports::Parts::Rows.groups(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
+    parts = Ractorbench::Reports::Parts::Rows.parts(groups, 3)
+    assert_equal 3, parts.size
+    assert_equal groups, parts.flatten(1), "every group once, in order"
+    runs = parts.map { |part| part.sum { |g| g.columns.size } }
+    assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
+  end
+end
