@@ -44,7 +44,9 @@ class LineTemplateTest < Minitest::Test
     label = [config["workload"], config["model"], "w#{config["workers"]}", "m#{config["messages"]}",
       config["params"].map { |k, v| "#{k}=#{v}" }.join(",").then { |s| s.empty? ? nil : s }, "ruby"].compact.join("/")
     JSON.generate({"type" => "run", "id" => "#{label}/rep#{rep}", "seq" => i + 1,
-      "started_at" => format("2026-01-01T00:%02d:%02d.000Z", i / 60 % 60, i % 60), "load_average_1m" => [0.1, -0.0, 0.25].sample(random: rng),
+      "started_at" => format("2026-01-01T00:%02d:%02d.000Z", i / 60 % 60, i % 60), "load_average_1m" => [0.1, 0.0, 0.25].sample(random: rng),
+      # a field of no kind RunRecord knows: any number, -0.0 too
+      "skew" => [0.5, -0.0, -1.25, 0.0].sample(random: rng),
       **config, "ruby" => "ruby", "rep" => rep, "whole_time" => times.call + 0.05, "messages_time" => times.call,
       "digest" => "d-#{config["workload"]}", "results" => rng.rand(1..9), "status" => "ok",
       "user" => times.call, "system" => 0.001, "disturbed" => rng.rand < 0.3}) + "\n"

@@ -9,6 +9,7 @@ require_relative "synthetic_results"
 # lines hold; and what stays in memory must not grow a Hash per run.
 class RunTableTest < Minitest::Test
   include TempDir
+  include CLIHelper
 
   def base_run(i, rep)
     {"type" => "run", "id" => "prime/threads/w2/m4/ruby/rep#{rep}", "seq" => i + 1,
@@ -139,6 +140,64 @@ class RunTableTest < Minitest::Test
     assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer"], [152, "not a JSON object"]], one.skipped
     assert_equal 197, one.runs.size
     assert_equal 1, one.readers
+  end
+
+  # Fields a report computes with are checked like the others: a seq that
+  # is not a number, a memory or GC figure of the wrong type or past any run's
+  # (sums of it would not be finite), a time under a nanosecond (a ratio over
+  # it would not be). Each costs its line, with a warning that says why, and
+  # every format reports the rest; so does a file whose times are all 0.
+  def test_figures_of_the_wrong_type_or_size_cost_their_line
+    runs = (0...8).map { |i| base_run(i, i + 1).merge("gc_count" => i, "peak_rss_kb" => 1000 + i) }
+    runs[1]["seq"] = "2"
+    runs[2]["peak_rss_kb"] = true
+    runs[3]["gc_count"] = 1e308
+    runs[4]["whole_time"] = 1e-310
+    runs[5]["minor_faults"] = [1]
+    contents = Ractorbench::Store.read(write(runs))
+    assert_equal [[3, "seq is not a positive integer"], [4, "peak_rss_kb is not a number from 0 to under 10^15"],
+      [5, "gc_count is not a number from 0 to under 10^15"], [6, "whole_time is not a number of seconds"],
+      [7, "minor_faults is not a number from 0 to under 10^15"]], contents.skipped
+    assert_equal 3, contents.runs.size
+
+    zero = %w[serial threads].flat_map { |m| (1..6).map { |rep| base_run(rep, rep).merge("model" => m, "id" => "prime/#{m}/w2/m4/ruby/rep#{rep}", "messages_time" => 0, "whole_time" => 0, "user" => 0, "system" => 0) } }
+    path = write(zero)
+    Ractorbench::Reports.names.each do |format|
+      result = ractorbench("report", path, "--format", format, "-o", File.join(@dir, "out.#{format}"), "--force")
+      assert_includes [0, 1], result.status.exitstatus, "#{format}: #{result.err}"
+      refute_match(/\.rb:\d+:in /, result.err, format)
+    end
+  end
+
+  # eql? takes 0.0 for -0.0 and a Hash for one with its keys in another
+  # order; a run must still read back as its line has it, whatever the
+  # lines before it and whichever reader read it (a parameter of -0.0 names
+  # a configuration whose planned ids differ from those of 0.0).
+  def test_runs_read_back_as_written_where_eql_would_merge_them
+    runs = (0...12).map { |i| base_run(i, i + 1) }
+    runs[1]["load_average_1m"] = -0.0
+    runs.each { |r| r["load_average_1m"] = 0.0 unless r["load_average_1m"].is_a?(Float) && r["load_average_1m"].zero? }
+    runs[6]["load_average_1m"] = -0.0
+    runs[7]["load_average_1m"] = 0.5
+    runs[3]["settings"] = {"yjit" => "off", "zjit" => "off"}
+    runs[4]["settings"] = {"zjit" => "off", "yjit" => "off"}
+    tilted = (0...6).map do |i|
+      x = [0.0, -0.0][i % 2]
+      base_run(20 + i, i + 1).merge("id" => "prime/threads/w2/m4/x=#{x}/ruby/rep#{i + 1}", "params" => {"x" => x})
+    end
+    path = write(runs + tilted)
+    [1, 2, 3, 5].each do |readers|
+      table = Ractorbench::Store.read(path, readers: readers).runs
+      (runs + tilted).zip(table.to_a).each do |line, run|
+        stored = run.columns.stored(run.row)
+        %w[id load_average_1m params settings].each do |key|
+          next unless line.key?(key)
+
+          # inspect tells -0.0 from 0.0 and shows keys in their order
+          assert_equal line[key].inspect, stored[key].inspect, "#{readers} readers, #{line["id"]}: #{key}"
+        end
+      end
+    end
   end
 
   # A pipe cannot be cut into stretches or read back: it is read once, as it

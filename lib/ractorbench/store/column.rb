@@ -21,6 +21,23 @@ module Ractorbench
       # A field a run's line did not have (unlike a field it had as null).
       MISSING = Marker.new("MISSING")
 
+      # Whether b is a as a line wrote it: eql? and more, since 0.0 is eql?
+      # to -0.0 and a Hash to one with its keys in another order, and a run
+      # must read back as its line has it, whatever lines came before it.
+      def self.same?(a, b)
+        return false unless a.eql?(b)
+
+        case a
+        when Float then !a.zero? || (1 / a).eql?(1 / b)
+        when Hash then a.keys.zip(b.keys).all? { |x, y| same?(x, y) } && a.all? { |k, v| same?(v, b[k]) }
+        when Array then a.each_index.all? { |i| same?(a[i], b[i]) }
+        else true
+        end
+      end
+
+      # Values eql? does not tell from others that differ (same?).
+      def self.delicate?(value) = (value.is_a?(Float) && value.zero?) || value.is_a?(Hash) || value.is_a?(Array)
+
       # One field over the runs: a constant until a run differs, then an Array.
       class Column
         def initialize
@@ -40,7 +57,7 @@ module Ractorbench
               @length = 1
               return
             end
-            if row == @length && value.eql?(@constant)
+            if row == @length && Columns.same?(value, @constant)
               @length += 1
               return
             end
@@ -91,7 +108,7 @@ module Ractorbench
               @length = other.length
               return
             end
-            if @length == base && other.length == count && other.constant.eql?(@constant)
+            if @length == base && other.length == count && Columns.same?(other.constant, @constant)
               @length = base + count
               return
             end

@@ -62,7 +62,12 @@ module Ractorbench
         settle
         other.settled
         base = @size
-        other.fields.each { |key, column| (@fields[key] ||= Column.new).concat(column, base, other.size) }
+        fields = other.fields
+        # Planned ids are kept as a mark that means "label/repN": other's must
+        # be written out when its label is not this one (names told apart by
+        # same? but not by eql?: a parameter of -0.0 against 0.0).
+        fields = fields.merge("id" => other.ids_written_out) if fields.key?("id") && other.label != label
+        fields.each { |key, column| (@fields[key] ||= Column.new).concat(column, base, other.size) }
         @offsets.concat(other.offsets)
         @size += other.size
         @fast = nil
@@ -132,7 +137,14 @@ module Ractorbench
 
       # The id a run has when the planner named it (its id column then keeps
       # nothing but DERIVED_ID).
-      def planned_id(rep) = Plan::Configuration.run_id(@label ||= configuration.label, rep)
+      def planned_id(rep) = Plan::Configuration.run_id(label, rep)
+
+      def label = @label ||= configuration.label
+
+      # The id column with every planned id written out.
+      def ids_written_out
+        Column.new.tap { |column| (0...@size).each { |row| column.set(row, raw("id", row)) } }
+      end
 
       private
 

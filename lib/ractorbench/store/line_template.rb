@@ -20,12 +20,14 @@ module Ractorbench
         # by the type of its value in the line that set the template up:
         # digits that String#to_i and #to_f read exactly as JSON does, small
         # enough that nothing overflows, and for a checked kind only values
-        # the check passes (a count positive; seconds at least 0 and under
-        # RunRecord::MAX_SECONDS, a year).
+        # the check passes (a count positive; seconds 0 or from a nanosecond
+        # to under a year; an amount from 0 to under RunRecord::MAX_AMOUNT).
         FORMS = {
           [:count, Integer] => "([1-9][0-9]{0,17})",
           [:seconds, Integer] => "(0|[1-9][0-9]{0,6})",
-          [:seconds, Float] => "((?:0|[1-9][0-9]{0,6})\\.[0-9]{1,24}(?:e-[0-9]{2})?)",
+          [:seconds, Float] => "(0\\.0|0\\.0{0,8}[1-9][0-9]{0,23}|[1-9][0-9]{0,6}\\.[0-9]{1,24}|[1-9]\\.[0-9]{1,24}e-0[1-9])",
+          [:amount, Integer] => "(0|[1-9][0-9]{0,14})",
+          [:amount, Float] => "((?:0|[1-9][0-9]{0,14})\\.[0-9]{1,24}(?:e-[0-9]{2})?)",
           [nil, Integer] => "(-?(?:0|[1-9][0-9]{0,17}))",
           [nil, Float] => "(-?(?:0|[1-9][0-9]{0,15})\\.[0-9]{1,24}(?:e[-+][0-9]{2})?)",
           [:boolean, true] => "(true|false)", [:boolean, false] => "(true|false)",

@@ -22,6 +22,16 @@ module Ractorbench
       # A run longer than a year is a damaged line, not a measurement.
       SECONDS = %w[messages_time whole_time user system others_cpu steal].freeze
       MAX_SECONDS = 365 * 24 * 3600.0
+      # A time under a nanosecond but not 0 is no clock's reading: a ratio
+      # over it would not even be a finite number.
+      MIN_SECONDS = 1e-9
+      # What a run and its workers report about themselves (memory, GC, page
+      # faults, switches, allocations, CPU seconds, the load average): any
+      # number from 0 up to one no run reaches, so that sums and ratios of
+      # them stay finite.
+      AMOUNTS = %w[peak_rss_kb workers_peak_rss_kb workers_pss_kb supervisor_pss_kb gc_count load_average_1m
+        messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
+      MAX_AMOUNT = 1e15
       # Text reports print as they are, coloured or not: no control character
       # in them may reach a terminal (Printable.name; names are made so by
       # Plan::Configuration).
@@ -36,10 +46,11 @@ module Ractorbench
       # What each field a report reads must be; any other field is kept as it is.
       KINDS = {
         "id" => :printed_text, "workload" => :text, "model" => :text, "ruby" => :text,
-        "workers" => :count, "messages" => :count, "rep" => :count,
+        "workers" => :count, "messages" => :count, "rep" => :count, "seq" => :count,
         "params" => :params, "status" => :status, "disturbed" => :boolean,
         "reason" => :printed, "failure" => :printed,
-        **PRINTED_LINES.to_h { |k| [k, :printed_lines] }, **SECONDS.to_h { |k| [k, :seconds] }
+        **PRINTED_LINES.to_h { |k| [k, :printed_lines] }, **SECONDS.to_h { |k| [k, :seconds] },
+        **AMOUNTS.to_h { |k| [k, :amount] }
       }.freeze
       REQUIRED = (TEXT + COUNTS + ["status"]).freeze
 
@@ -64,8 +75,11 @@ module Ractorbench
         when :count
           (value.is_a?(Integer) && value.positive?) ? value : bad(key, "a positive integer")
         when :seconds
-          seconds = value.nil? || (value.is_a?(Numeric) && value.finite? && value >= 0 && value < MAX_SECONDS)
+          seconds = value.nil? || (value.is_a?(Numeric) && (value.zero? || (value >= MIN_SECONDS && value < MAX_SECONDS)))
           seconds ? value : bad(key, "a number of seconds")
+        when :amount
+          amount = value.nil? || (value.is_a?(Numeric) && value >= 0 && value < MAX_AMOUNT)
+          amount ? value : bad(key, "a number from 0 to under 10^15")
         when :status then STATUSES.include?(value) ? value : bad(key, STATUSES.join(" or "))
         when :boolean then (value.nil? || value == true || value == false) ? value : bad(key, "true or false")
         when :params

@@ -150,6 +150,9 @@ module Ractorbench
           return missing_bar(label, row) if row["unsupported"] || row["samples"].to_i.zero?
 
           ci = Stats::MedianInterval.for(group.cpu_utilisations)
+          # Every run's whole time was 0: no utilisation to draw.
+          return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless ci.median
+
           text = ci.known? ? format("%.2f [%.2f, %.2f] n=%d", ci.median, ci.low, ci.high, ci.n) : format("%.2f n=%d (no interval)", ci.median, ci.n)
           Svg::IntervalBars::Bar.new(label: label, value: ci.median, low: ci.low, high: ci.high,
             color: colour(row["model"]), text: text)
