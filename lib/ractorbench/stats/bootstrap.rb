@@ -2,6 +2,7 @@
 
 require "zlib"
 require_relative "median_interval"
+require_relative "sorted"
 
 module Ractorbench
   module Stats
@@ -98,7 +99,7 @@ module Ractorbench
         # Each side sorted once: both medians and both order-statistics intervals read the same order.
         @num_sorted = @num.sort
         @den_sorted = @den.sort
-        estimate = ratio(median_of_sorted(@num_sorted), median_of_sorted(@den_sorted))
+        estimate = ratio(Stats.median_of_sorted(@num_sorted), Stats.median_of_sorted(@den_sorted))
         [estimate, {estimate: estimate, level: @level, paired: @paired, n1: @num.size, n2: @den.size}, [@num.size, @den.size].min]
       end
 
@@ -150,14 +151,7 @@ module Ractorbench
         (a && b&.positive?) ? a / b : nil
       end
 
-      def median(values) = median_of_sorted(values.sort)
-
-      def median_of_sorted(sorted)
-        return nil if sorted.empty?
-
-        half = sorted.size / 2
-        sorted.size.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
-      end
+      def median(values) = Stats.median_of_sorted(values.sort)
 
       # R's quantile type 7 (its default): linear between order statistics.
       def percentile(sorted, q)

@@ -60,7 +60,7 @@ module Ractorbench
         @level = level
         return if @n.zero?
 
-        @median = @n.odd? ? sorted[@n / 2] : (sorted[@n / 2 - 1] + sorted[@n / 2]) / 2.0
+        @median = Stats.median_of_sorted(sorted)
         k, coverage = self.class.order(@n, level)
         return unless k
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "sorted"
+
 module Ractorbench
   module Stats
     # Outliers by the modified z-score of Iglewicz and Hoaglin (1993):
@@ -47,13 +49,7 @@ module Ractorbench
         scores.each_index.select { |i| scores[i].abs > threshold }
       end
 
-      def median(values)
-        return nil if values.empty?
-
-        sorted = values.sort
-        half = sorted.size / 2
-        sorted.size.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
-      end
+      def median(values) = Stats.median_of_sorted(values.sort)
     end
   end
 end

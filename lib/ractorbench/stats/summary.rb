@@ -20,8 +20,7 @@ module Ractorbench
         @min = sorted.first
         @max = sorted.last
         @mean = sorted.sum / @n
-        half = @n / 2
-        @median = @n.odd? ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0
+        @median = Stats.median_of_sorted(sorted)
         # A sample it sorted itself is not kept (a million runs' worth of
         # them would be); one the caller keeps anyway is read again when the
         # variance is asked for, which most reports of a big file never do.

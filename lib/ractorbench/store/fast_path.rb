@@ -45,7 +45,7 @@ module Ractorbench
           end
           rep_at = keys.index("rep")
           template = LineTemplate.for(keys, constant_at.zip(constants).to_h, record.values, varying, id_at, rep_at,
-            ->(rep) { columns.planned_id(rep) })
+            columns.planned_id(""))
           new(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
         end
 

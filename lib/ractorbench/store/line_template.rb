@@ -42,27 +42,25 @@ module Ractorbench
         # nil when some field cannot be put this way: a line that does not
         # start as RUN_START reads, an id not made from a varying rep, a
         # varying string, a constant JSON cannot write. constants: field
-        # index => value; samples: the line that set the fast path up, as kept.
-        def self.for(keys, constants, samples, varying, id_at, rep_at, planned_id)
+        # index => value; samples: the line that set the fast path up, as kept;
+        # id_prefix: a planned id up to its repetition ("label/rep").
+        def self.for(keys, constants, samples, varying, id_at, rep_at, id_prefix)
           return nil unless keys[0] == "type" && constants[0] == "run" && id_at == 1
           return nil unless varying.any? { |i, *| i == rep_at } && !constants.each_value.any?(Marker)
+          # Lines are looked up by their id's text up to "/rep" (RunTable): that
+          # text is the label only when JSON writes the label as it is.
+          return nil unless JSON.generate(id_prefix) == "\"#{id_prefix}\""
 
-          slots = [:id]
           parts = keys.each_with_index.drop(2).map do |key, i|
             pattern = if LAZY.key?(key) then PLAIN_STRING
             elsif constants.key?(i) then Regexp.escape(JSON.generate(constants[i]))
             else
-              slots << ((i == rep_at) ? :rep : :varying)
               form(varying.find { |j, *| j == i }, samples[i]) or return nil
             end
             ",#{Regexp.escape(JSON.generate(key))}:#{pattern}"
           end
           readers = varying.map { |i, *| READERS.fetch(sample_type(samples[i])) }
-          # Lines are looked up by their id's text up to "/rep" (RunTable): that
-          # text is the label only when JSON writes the label as it is.
-          return nil unless JSON.generate(planned_id.call("")) == "\"#{planned_id.call("")}\""
-
-          new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), readers, slots.index(:id), slots.index(:rep))
+          new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), readers, varying.index { |i, *| i == rep_at })
         rescue JSON::GeneratorError, EncodingError, RegexpError
           nil
         end
@@ -71,12 +69,12 @@ module Ractorbench
 
         def self.sample_type(sample) = (sample == true || sample == false) ? sample : sample.class
 
-        # id_slot, rep_slot: where the id's digits and the rep field are among the captures.
-        def initialize(regexp, readers, id_slot, rep_slot)
+        # rep: which varying field is the rep (the captures: the id's
+        # repetition first, then the varying fields in order).
+        def initialize(regexp, readers, rep)
           @regexp = regexp
           @readers = readers
-          @id_slot = id_slot
-          @rep_slot = rep_slot
+          @rep = rep
         end
 
         # The varying fields of the rest of the line at scanner's position
@@ -85,10 +83,8 @@ module Ractorbench
         def captures(scanner)
           scanner.skip(@regexp) or return nil
           captures = scanner.captures
-          return nil unless captures[@id_slot] == captures[@rep_slot]
-
-          captures.delete_at(@id_slot)
-          captures
+          id_rep = captures.shift
+          (id_rep == captures[@rep]) ? captures : nil
         end
 
         # The values of the j-th varying field's texts: read in C a column at

@@ -121,13 +121,8 @@ module Ractorbench
 
       def marshal_load((source, columns, order))
         initialize(source)
-        @columns = columns
+        columns.each { |table_columns| register(table_columns) }
         @order = order.unpack("Q*")
-        columns.each_with_index do |table_columns, index|
-          configuration = table_columns.configuration
-          @index_by_configuration[[configuration, table_columns.source]] = index
-          @index_by_label[configuration.label] ||= index if table_columns.source.equal?(source)
-        end
       end
 
       protected
@@ -140,11 +135,17 @@ module Ractorbench
 
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
-        @index_by_configuration[[configuration, source]] ||= begin
-          @columns << Columns.new(configuration, source)
-          @index_by_label[configuration.label] ||= @columns.size - 1 if source.equal?(@source)
-          @columns.size - 1
-        end
+        @index_by_configuration[[configuration, source]] || register(Columns.new(configuration, source))
+      end
+
+      # Appends columns and indexes them: by configuration and file, and by
+      # label for lines of this table's own file (add_scanned). Its index.
+      def register(columns)
+        index = @columns.size
+        @columns << columns
+        @index_by_configuration[[columns.configuration, columns.source]] = index
+        @index_by_label[columns.label] ||= index if columns.source.equal?(@source)
+        index
       end
     end
   end
