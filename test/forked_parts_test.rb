@@ -50,4 +50,19 @@ class ForkedPartsTest < Minitest::Test
     runs = parts.map { |part| part.sum { |g| g.columns.size } }
     assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
   end
+
+  # A text report's tables for many configurations are drawn by processes
+  # at once: the same text as drawn one after another here.
+  def test_a_text_reports_tables_drawn_apart_are_those_drawn_here
+    samples = (1..70).flat_map do |w|
+      %w[serial threads processes].map { |model| [["prime", model, w, 10, "ruby"], SyntheticResults.draws(3, median: 0.01 * w, seed: w)] }
+    end.to_h
+    path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
+    rows = Ractorbench::Reports::Parts::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
+    assert_operator rows.size, :>=, Ractorbench::Reports::Text::TABLES_APART
+    tables = %i[summary details costs]
+    here = tables.map { |table| Ractorbench::Reports::Text.public_send(table, rows) }.compact
+    assert_equal here, Ractorbench::Reports::Text.drawn(tables, rows)
+    assert_includes here.first, "prime"
+  end
 end

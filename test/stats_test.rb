@@ -69,6 +69,23 @@ class StatsTest < Minitest::Test
     assert_in_delta 0.1, MannWhitney.min_p(3, 3), 1e-12 # benchstat: 3 a side can never reach 0.05
   end
 
+  # Ranks and U by their definitions, pair by pair, on samples of every
+  # size the reports meet, with many ties (values rounded) and -0.0 beside 0.0.
+  def test_mann_whitney_ranks_and_u_match_their_definitions
+    rng = Random.new(11)
+    [[1, 1], [3, 7], [49, 49], [60, 45], [400, 300]].each do |m, n|
+      x = Array.new(m) { (rng.rand * 20).round / 2.0 }
+      y = Array.new(n) { (rng.rand * 20).round / 2.0 - 1 }
+      x[0] = -0.0
+      y[0] = 0.0
+      all = x + y
+      ranks = all.map { |v| 1 + all.count { |w| w < v } + (all.count { |w| w == v } - 1) / 2.0 }
+      assert_equal ranks, MannWhitney.average_ranks(all), "ranks of #{m} + #{n}"
+      u = x.sum { |xi| y.count { |yj| xi > yj } + y.count { |yj| xi == yj } / 2.0 }
+      assert_in_delta u, MannWhitney.test(x, y).u, 1e-9, "U of #{m} + #{n}"
+    end
+  end
+
   def test_mann_whitney_normal_approximation_with_ties
     # R: wilcox.test(c(1.83,0.50,1.62,2.48,1.68,1.88,1.55,3.06,1.30),
     #                c(0.878,0.647,0.598,2.05,1.06,1.29,1.06,3.14,1.29)) -> W = 58, p = 0.132919458185319

@@ -192,6 +192,15 @@ module Ractorbench
 
     def disturbed = groups.sum(&:disturbed_count)
 
+    # A group's figures (Row.for), made once however many parts of a report
+    # read them (the HTML page's tables, charts and sweeps all do).
+    def row(group) = rows_made[group] ||= Row.for(group, header)
+
+    def row_made?(group) = rows_made.key?(group)
+
+    # Figures made elsewhere (Reports::Parts::Rows makes them in parts).
+    def keep_rows(groups, rows) = groups.zip(rows) { |group, row| rows_made[group] = row }
+
     # Runs that recorded a failure (crash, timeout, error), in file order:
     # gathered from the groups, not by walking every run of the file.
     def crashed_runs = in_file_order(groups.flat_map(&:crashed_runs))
@@ -211,6 +220,8 @@ module Ractorbench
 
     private
 
+    def rows_made = @rows_made ||= {}.compare_by_identity
+
     def in_file_order(runs) = runs.sort_by { |r| [r.offset || 0, r.row] }
 
     def link_baselines
@@ -224,3 +235,6 @@ module Ractorbench
     end
   end
 end
+
+# Row reads Group (defined above): loaded after it.
+require_relative "analysis/row"

@@ -50,7 +50,7 @@ module Ractorbench
       end
 
       def panels
-        pairs = @analysis.groups.map { |g| [g, Analysis::Row.for(g, @analysis.header)] }
+        pairs = @analysis.groups.map { |g| [g, @analysis.row(g)] }
         pairs.group_by { |g, _| [g.workload, g.params_label, g.ruby, g.workers.to_i * g.messages.to_i] }.filter_map do |key, members|
           panel(key, members)
         end

@@ -57,9 +57,8 @@ module Ractorbench
         return [] unless analysis
         return outcome.recommendation if kind == :try
 
-        groups = Reports::Parts::Rows.groups(analysis)
         busy = Reports::Parts::Verdict.busy?(analysis) ? [Reports::Parts::Verdict.inconclusive(analysis)] : []
-        busy + Reports::Parts::Winners.for(groups.zip(rows)).map do |e|
+        busy + Reports::Parts::Winners.for(Reports::Parts::Rows.pairs(analysis)).map do |e|
           "#{Plan::Configuration.title(e.workload, e.params)} W=#{e.workers} M=#{e.messages} #{e.ruby}: " \
             "#{e.winner["model"]} fastest, #{Reports::Parts::Winners.verdict(e)}"
         end

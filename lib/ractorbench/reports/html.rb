@@ -43,9 +43,8 @@ module Ractorbench
 
         def initialize(analysis)
           @analysis = analysis
-          groups = Parts::Rows.groups(analysis)
-          @rows = groups.map { |g| Analysis::Row.for(g, analysis.header) }
-          @pairs = groups.zip(@rows)
+          @pairs = Parts::Rows.pairs(analysis)
+          @rows = @pairs.map(&:last)
           @charts = Charts.new(analysis, @pairs)
         end
 
@@ -57,7 +56,8 @@ module Ractorbench
 
         def style = Html.style
 
-        def winners = Parts::Winners.for(@pairs)
+        # Each lead's test is made once for the page (the verdicts and the winners' table read them).
+        def winners = @winners ||= Parts::Winners.for(@pairs)
 
         # Same total work at several worker counts (`try`), with Amdahl fits.
         def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)) }
@@ -65,7 +65,7 @@ module Ractorbench
         def warnings = @warnings ||= Analysis::Warnings.for(analysis, rows).map(&:message)
 
         # One box per workload: the answer before the evidence.
-        def verdict_boxes = @verdict_boxes ||= VerdictBoxes.new(@pairs).boxes
+        def verdict_boxes = @verdict_boxes ||= VerdictBoxes.new(winners).boxes
 
         # What `try` concluded, for a results file `try` wrote (else nil).
         def try_outcome

@@ -2,6 +2,7 @@
 
 require "terminal-table"
 require_relative "parts/rows"
+require_relative "../forked_parts"
 require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
@@ -28,8 +29,20 @@ module Ractorbench
         ops = Parts::OpsTables.text(analysis)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
-        [(summary(rows) unless rows.empty?), (details(rows) if details && !rows.empty?), (costs(rows) if details), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
+        tables = [(:summary unless rows.empty?), (:details if details && !rows.empty?), (:costs if details)].compact
+        [*drawn(tables, rows), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
           Parts::Notes.lines(rows), Parts::GapNotes.lines(rows), Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+      end
+
+      # Terminal::Table takes over a second for a thousand configurations'
+      # tables: from TABLES_APART rows they are drawn at once, one process
+      # each (ForkedParts), the same text as drawn one after another.
+      TABLES_APART = 200
+
+      def drawn(tables, rows)
+        return tables.map { |table| public_send(table, rows) } if rows.size < TABLES_APART
+
+        ForkedParts.map(tables) { |table| public_send(table, rows) || "" }.reject(&:empty?)
       end
 
       def summary(rows)

@@ -12,7 +12,11 @@ module Ractorbench
       # sorted: the values already as Stats.sorted gives them, when the caller
       # has them (a report asks several questions of each sample).
       def initialize(values, sorted: nil)
+        # A sample it sorted itself is not kept (a million runs' worth of
+        # them would be), the caller's values are: the variance is worked out
+        # from them when asked for, which most figures of a big file never are.
         @sorted = sorted
+        @values = values unless sorted
         sorted ||= Stats.sorted(values)
         @n = sorted.size
         return if @n.zero?
@@ -21,17 +25,13 @@ module Ractorbench
         @max = sorted.last
         @mean = sorted.sum / @n
         @median = Stats.median_of_sorted(sorted)
-        # A sample it sorted itself is not kept (a million runs' worth of
-        # them would be); one the caller keeps anyway is read again when the
-        # variance is asked for, which most reports of a big file never do.
-        @variance = variance_of(sorted) unless @sorted
       end
 
       # Bessel's correction (n - 1), as in the seed's analyser; undefined for one sample.
       def variance
         return @variance if defined?(@variance)
 
-        @variance = variance_of(@sorted)
+        @variance = @n.zero? ? nil : variance_of(@sorted || Stats.sorted(@values))
       end
 
       def stddev = variance && Math.sqrt(variance)

@@ -21,8 +21,9 @@ module Ractorbench
 
         BADGES = {clear: "clear", too_few: "too few runs to tell", same: "no detectable difference", only: "one model"}.freeze
 
-        def initialize(pairs, alpha: 0.05)
-          @entries = Parts::Winners.for(pairs, alpha: alpha)
+        # entries: Parts::Winners.for the report's [group, row] pairs at alpha.
+        def initialize(entries, alpha: 0.05)
+          @entries = entries
           @tests = @entries.count(&:p)
           @alpha = alpha
           @rubies = @entries.map(&:ruby).uniq.size > 1

@@ -15,8 +15,7 @@ module Ractorbench
         module_function
 
         def lines(analysis, rows)
-          groups = Rows.groups(analysis)
-          entries = Winners.for(groups.zip(rows))
+          entries = Winners.for(Rows.pairs(analysis))
           return [] if entries.empty?
 
           ["## ractorbench: #{escape(rows.map { |r| r["workload"] }.uniq.join(", "))}", "",

@@ -21,14 +21,21 @@ module Ractorbench
 
         # processes: how many make the rows (default: one a usable core for
         # IN_PARTS runs or more, RACTORBENCH_READERS when set, else one).
+        # Each is made once an analysis (Analysis#row): a page that reads
+        # them for its tables, charts and sweeps makes them once.
         def for(analysis, processes: nil)
           groups = groups(analysis)
-          header = analysis.header
-          parts = parts(groups, processes || processes_for(analysis))
-          return groups.map { |g| Analysis::Row.for(g, header) } if parts.size <= 1
-
-          ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }.flatten(1)
+          parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
+          if parts.size > 1
+            header = analysis.header
+            made = ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }
+            parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
+          end
+          groups.map { |g| analysis.row(g) }
         end
+
+        # [group, row] pairs in the order of for.
+        def pairs(analysis) = groups(analysis).zip(self.for(analysis))
 
         def processes_for(analysis)
           (analysis.runs.size < IN_PARTS) ? 1 : Store::SplitRead.processes

@@ -57,7 +57,9 @@ module Ractorbench
             winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
         end
 
-        def times(group) = group.values("messages_time").compact
+        # In order already (Group#sorted, shared with the row's figures): the
+        # test's ranking then sorts little.
+        def times(group) = group.sorted("messages_time")
 
         # One sentence for an entry, in plain words; name (a block) formats
         # model names for the output at hand (escaping them for Markdown).

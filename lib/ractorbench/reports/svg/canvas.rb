@@ -46,8 +46,20 @@ module Ractorbench
           @parts << (tooltip ? "<#{name}#{attributes(attrs)}><title>#{escape(tooltip)}</title></#{name}>" : "<#{name}#{attributes(attrs)}/>")
         end
 
+        # A page of a thousand configurations has tens of thousands of
+        # attributes: names are spelt once, and numbers need no escaping.
         def attributes(attrs)
-          attrs.map { |k, v| " #{k.to_s.tr("_", "-")}=\"#{escape(v.is_a?(Float) ? num(v) : v.to_s)}\"" }.join
+          attrs.map { |k, v| " #{ATTRIBUTE_NAMES[k]}=\"#{attribute_value(v)}\"" }.join
+        end
+
+        ATTRIBUTE_NAMES = Hash.new { |names, key| names[key] = key.to_s.tr("_", "-").freeze }
+
+        def attribute_value(value)
+          case value
+          when Float then num(value)
+          when Integer then value.to_s
+          else escape(value.to_s)
+          end
         end
 
         def num(value) = format("%.2f", value).sub(/\.?0+\z/, "")
