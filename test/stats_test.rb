@@ -86,6 +86,27 @@ class StatsTest < Minitest::Test
     end
   end
 
+  # The MAD from a sorted sample by bisection is the median of every
+  # deviation sorted, about the median or any other centre, ties and all.
+  def test_mad_of_a_sorted_sample_is_that_of_its_sorted_deviations
+    rng = Random.new(3)
+    2000.times do
+      sample = Array.new(rng.rand(1..40)) { (rng.rand < 0.3) ? rng.rand(5) / 2.0 : rng.rand * 10 }.sort
+      median = Ractorbench::Stats.median_of_sorted(sample)
+      [median, sample.sample(random: rng), median + 0.25].each do |centre|
+        deviations = sample.map { |v| (v - centre).abs }.sort
+        assert_equal Ractorbench::Stats.median_of_sorted(deviations), Ractorbench::Stats::Outliers.mad_of_sorted(sample, centre), sample.inspect
+      end
+    end
+  end
+
+  def test_a_sorted_sample_is_floats_in_order_whatever_numbers_it_had
+    assert_equal [1.0, 2.0, 3.0], Ractorbench::Stats.sorted([3, nil, 1, 2])
+    assert_equal [1.0, 2.5, 3.0], Ractorbench::Stats.sorted([3, 2.5, nil, 1])
+    assert_equal [-0.5, 2.0], Ractorbench::Stats.sorted([2.0, -0.5])
+    assert(Ractorbench::Stats.sorted([2**60 + 1, 2**60, 1]).all?(Float))
+  end
+
   def test_mann_whitney_normal_approximation_with_ties
     # R: wilcox.test(c(1.83,0.50,1.62,2.48,1.68,1.88,1.55,3.06,1.30),
     #                c(0.878,0.647,0.598,2.05,1.06,1.29,1.06,3.14,1.29)) -> W = 58, p = 0.132919458185319

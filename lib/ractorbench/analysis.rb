@@ -105,7 +105,10 @@ module Ractorbench
       end
 
       # (user + system) / wall: how many cores the run kept busy on average.
-      def cpu_utilisation = @cpu_utilisation ||= Stats::Summary.new(cpu_utilisations)
+      def cpu_utilisation = @cpu_utilisation ||= Stats::Summary.new(nil, sorted: sorted_cpu_utilisations)
+
+      # Sorted once for the median and its interval.
+      def sorted_cpu_utilisations = @sorted_cpu_utilisations ||= Stats.sorted(cpu_utilisations).freeze
 
       def cpu_utilisations
         @cpu_utilisations ||= cpu_times.zip(values("whole_time")).map { |cpu, wall| cpu / wall if wall.to_f.positive? }

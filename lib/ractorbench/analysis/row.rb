@@ -20,7 +20,7 @@ module Ractorbench
       :messages_cpu, :minor_faults, :major_faults, :voluntary_switches, :involuntary_switches, :allocated_objects, :gc_time_ms,
       :disturbed_runs,
       # Uncertainty.row
-      :messages_time_ci, :whole_time_ci, :speedup_ci, :outliers, :first_run,
+      :messages_time_ci, :whole_time_ci, :cpu_utilisation_ci, :speedup_ci, :outliers, :first_run,
       # WorkSpread.row
       :idle_worker_runs, :idle_worker_jobs,
       # Efficiency.row

@@ -17,6 +17,7 @@ module Ractorbench
         {
           "messages_time_ci" => interval(group, "messages_time"),
           "whole_time_ci" => interval(group, "whole_time"),
+          "cpu_utilisation_ci" => interval_of(group.sorted_cpu_utilisations),
           "speedup_ci" => speedup(group),
           "outliers" => outliers(group),
           "first_run" => first_run(group)
@@ -33,8 +34,10 @@ module Ractorbench
         group.values(metric).each_with_index.with_object({}) { |(v, i), h| h[reps[i] || i] = v if v }
       end
 
-      def interval(group, metric)
-        ci = Stats::MedianInterval.of_sorted(group.sorted(metric))
+      def interval(group, metric) = interval_of(group.sorted(metric))
+
+      def interval_of(sorted)
+        ci = Stats::MedianInterval.of_sorted(sorted)
         return nil if ci.n.zero?
 
         ci.to_h.merge("reason" => ci.reason)

@@ -39,7 +39,7 @@ module Ractorbench
         return true if sorted.empty?
 
         med = median || median(sorted)
-        mad = median(sorted.map { |v| (v - med).abs })
+        mad = mad_of_sorted(sorted, med)
         modified_z_scores([sorted.first, sorted.last], median: med, mad: mad).all? { |score| score.abs <= threshold }
       end
 
@@ -50,6 +50,38 @@ module Ractorbench
       end
 
       def median(values) = Stats.median_of_sorted(values.sort)
+
+      # The MAD of a sorted sample about med, without sorting the deviations:
+      # those of the values below med, read down from it, and those of the
+      # rest, read up, are each in order already, so the middle ones are
+      # found by bisection (the same figure as sorting every deviation).
+      def mad_of_sorted(sorted, med)
+        below = sorted.bsearch_index { |v| v >= med } || sorted.size
+        low = ->(k) { (sorted[below - 1 - k] - med).abs }
+        high = ->(k) { (sorted[below + k] - med).abs }
+        kth = ->(k) { kth_of_two(low, below, high, sorted.size - below, k) }
+        n = sorted.size
+        n.odd? ? kth.call(n / 2) : (kth.call(n / 2 - 1) + kth.call(n / 2)) / 2.0
+      end
+
+      # The k-th smallest (from 0) of two ascending sequences a and b of m
+      # and n values, read by index: take i from a and k + 1 - i from b, i
+      # the least for which a's next is no smaller than b's last taken.
+      def kth_of_two(a, m, b, n, k)
+        count = k + 1
+        lo = [0, count - n].max
+        hi = [count, m].min
+        while lo < hi
+          i = (lo + hi) / 2
+          if a.call(i) < b.call(count - i - 1)
+            lo = i + 1
+          else
+            hi = i
+          end
+        end
+        taken = count - lo
+        [(a.call(lo - 1) if lo.positive?), (b.call(taken - 1) if taken.positive?)].compact.max
+      end
     end
   end
 end

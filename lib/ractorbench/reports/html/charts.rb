@@ -79,7 +79,7 @@ module Ractorbench
         def cpu
           usable = (@analysis.header["machine"] || {})["usable_cores"]
           panels.map do |(workload, params, workers, messages), members|
-            bars = members.map { |g, r| cpu_bar(g, r) }
+            bars = members.map { |_, r| cpu_bar(r) }
             refs = [Svg::IntervalBars::Reference.new(value: workers.to_f, label: "W=#{workers}")]
             refs << Svg::IntervalBars::Reference.new(value: usable.to_f, label: "#{usable} usable cores") if usable && usable != workers
             Svg::IntervalBars.new(title: "#{title(workload, params)} — W=#{workers}, M=#{messages}: CPU utilisation",
@@ -145,17 +145,18 @@ module Ractorbench
             tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci["low"]}")
         end
 
-        def cpu_bar(group, row)
+        def cpu_bar(row)
           label = bar_label(row)
           return missing_bar(label, row) if row["unsupported"] || row["samples"].to_i.zero?
 
-          ci = Stats::MedianInterval.for(group.cpu_utilisations)
+          median = row["cpu_utilisation"]
+          ci = row["cpu_utilisation_ci"]
           # Every run's whole time was 0: no utilisation to draw.
-          return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless ci.median
+          return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless median && ci
 
-          text = ci.known? ? format("%.2f [%.2f, %.2f] n=%d", ci.median, ci.low, ci.high, ci.n) : format("%.2f n=%d (no interval)", ci.median, ci.n)
-          Svg::IntervalBars::Bar.new(label: label, value: ci.median, low: ci.low, high: ci.high,
-            color: colour(row["model"]), text: text)
+          low, high, n = ci.values_at("low", "high", "samples")
+          text = low ? format("%.2f [%.2f, %.2f] n=%d", median, low, high, n) : format("%.2f n=%d (no interval)", median, n)
+          Svg::IntervalBars::Bar.new(label: label, value: median, low: low, high: high, color: colour(row["model"]), text: text)
         end
 
         def missing_bar(label, row)
