@@ -24,8 +24,8 @@ module Ractorbench
           expected = reference(digests)
           @consensus[key] = expected
           wrong = []
-          digests.each do |c, by_row|
-            rows = by_row.filter_map { |row, digest| row unless digest == expected }
+          digests.each do |c, rows_by_digest|
+            rows = rows_by_digest.reject { |digest, _| digest == expected }.values.flatten.sort
             next if rows.empty?
 
             @wrong_rows[c] = rows.to_h { |row| [row, true] }
@@ -52,18 +52,28 @@ module Ractorbench
 
       def key(configuration) = self.class.key(configuration)
 
-      # [[row, digest]] of a configuration's successful runs that have one.
+      # {digest => rows} of a configuration's successful runs that have one,
+      # digests in the order their first runs come. Runs that all succeeded
+      # with one digest (as they should) are not looked at one by one.
       def digests_of(columns)
-        statuses = columns.values("status")
-        columns.values("digest").each_with_index.filter_map do |digest, row|
-          [row, digest] if digest && statuses[row] == "ok"
+        rows = (0...columns.size).to_a
+        digest = columns.uniform("digest")
+        if !Store::Columns::MISSING.equal?(digest) && columns.uniform("status") == "ok"
+          return (digest && !rows.empty?) ? {digest => rows} : {}
         end
+
+        statuses = columns.values("status")
+        digests = columns.values("digest")
+        rows.select { |row| digests[row] && statuses[row] == "ok" }.group_by { |row| digests[row] }
       end
 
+      # The serial runs' most common digest (else all runs'), the first to
+      # come of those as common.
       def reference(digests)
-        serial = digests.select { |c, _| c.configuration.model == Analysis::BASELINE }.values.flatten(1)
-        pool = serial.empty? ? digests.values.flatten(1) : serial
-        pool.map(&:last).tally.max_by { |_, count| count }.first
+        serial = digests.select { |c, _| c.configuration.model == Analysis::BASELINE }.values
+        counts = Hash.new(0)
+        (serial.all?(&:empty?) ? digests.values : serial).each { |by_digest| by_digest.each { |digest, rows| counts[digest] += rows.size } }
+        counts.max_by { |_, count| count }.first
       end
     end
   end

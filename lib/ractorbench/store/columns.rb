@@ -113,6 +113,16 @@ module Ractorbench
         column.values_at(rows, @size)
       end
 
+      # The value every run has for key when they all have the same one
+      # (nil included), else MISSING: read without a value per run.
+      def uniform(key)
+        return MISSING if key == "id" || LAZY.key?(key)
+
+        settle
+        column = @fields[key]
+        (column&.constant? && column.length == @size) ? column.constant : MISSING
+      end
+
       def view(row) = RunView.new(self, row)
 
       def views(rows = nil) = (rows || (0...@size)).map { |row| view(row) }
