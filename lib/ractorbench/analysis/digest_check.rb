@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../store/columns"
+
 module Ractorbench
   class Analysis
     # Every model of one workload must compute the same thing. Runs are grouped
