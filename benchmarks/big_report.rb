@@ -8,6 +8,9 @@
 # generated file. RACTORBENCH_READERS=1 makes report read the file in one
 # process (by default a big file is read by one forked reader per usable core;
 # GNU time's peak is then the largest of those processes, not their sum).
+# DISTURBED=0.03 marks that share of the runs disturbed (steal during the run),
+# as a busy machine leaves them: configurations then keep fewer runs than their
+# repetitions, and below 100 a side a speedup's interval is resampled.
 require "json"
 require "tmpdir"
 require "fileutils"
@@ -29,18 +32,21 @@ unless File.exist?(path)
             "rubies" => [{"name" => "ruby", "argv" => ["ruby"], "env" => {}, "info" => {"description" => "ruby 3.1.2"}}],
             "load" => [], "plan" => {"seed" => 1, "runs" => []}}
   rng = Random.new(1)
+  disturbed = Float(ENV.fetch("DISTURBED", "0"))
+  marks = Random.new(2)
   File.open(path, "w") do |f|
     f.puts(JSON.generate(header))
     runs.times do |i|
       workload, model, workers, messages = arms[i % configs]
       rep = i / configs + 1
       t = (0.01 * (models.index(model) + 1) * (1 + rng.rand / 10)).round(7)
+      busy = disturbed.positive? && marks.rand < disturbed
       f.puts(JSON.generate({"type" => "run", "id" => "#{workload}/#{model}/w#{workers}/m#{messages}/ruby/rep#{rep}",
         "seq" => i + 1, "started_at" => "2026-01-01T00:00:00.000Z", "load_average_1m" => 0.1, "workload" => workload,
         "model" => model, "workers" => workers, "messages" => messages, "params" => {}, "ruby" => "ruby", "rep" => rep,
         "whole_time" => t + 0.05, "messages_time" => t, "digest" => "same-#{workload}", "results" => workers * messages,
         "peak_rss_kb" => 14_000, "gc_count" => 0, "status" => "ok", "user" => t, "system" => 0.001,
-        "settings" => {"yjit" => "off"}, "others_cpu" => 0.0, "steal" => 0.0, "disturbed" => false}))
+        "settings" => {"yjit" => "off"}, "others_cpu" => 0.0, "steal" => busy ? 0.5 * t : 0.0, "disturbed" => busy}))
     end
   end
   puts format("generated %s: %d runs, %d configurations, %.0f MB in %.0f s", path, runs, configs,
