@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
+require_relative "synthetic_results"
 require "etc"
 
 # Each run records what the rest of the machine did while it ran (other
@@ -65,5 +66,35 @@ class DisturbanceTest < Minitest::Test
     assert_equal 0, result.code, result.err
     waited = runs_in(out).first.fetch("waited_for_quiet")
     assert_operator waited, :<=, 1.5, "the wait is bounded"
+  end
+
+  # Steal is not other programs: a run the hypervisor took CPU from is
+  # counted as such, with what to do about it (closing programs will not help).
+  def test_runs_disturbed_by_steal_are_told_apart_from_other_programs
+    path = results_disturbed(1 => :steal, 2 => :steal, 3 => :others)
+    report = ractorbench("report", path, env: {"COLUMNS" => "400"})
+    assert_equal 0, report.code, report.err
+    assert_match(/6 of 12 runs were disturbed: 2 by other programs \(up to 0\.7 cores busy besides ours\), 4 by the hypervisor \(steal: it took up to 40% of a run's time from this VM\)/, report.out)
+    assert_match(/close other programs, or use --wait-quiet; steal comes from other virtual machines on the same host/, report.out)
+
+    report = ractorbench("report", results_disturbed(1 => :steal, 2 => :steal, 3 => :steal, 4 => :others), env: {"COLUMNS" => "400"})
+    assert_match(/INCONCLUSIVE: the machine was busy: 8 of 12 runs were disturbed by the hypervisor taking CPU from this VM \(steal\), so no verdict is given; run again when the host is quieter/, report.out)
+    report = ractorbench("report", results_disturbed(1 => :steal, 2 => :others, 3 => :others, 4 => :others), env: {"COLUMNS" => "400"})
+    assert_match(/INCONCLUSIVE: the machine was busy: 8 of 12 runs were disturbed by other programs, so no verdict is given; close them/, report.out)
+  end
+
+  # Two models, 6 repetitions of 0.15 s each; busy: {rep => :steal or :others}.
+  def results_disturbed(busy)
+    samples = %w[serial threads].to_h { |model| [["fib", model, 2, 4, "ruby"], [0.1] * 6] }
+    path = SyntheticResults.write(File.join(@dir, "r#{busy.hash.abs}.jsonl"), samples)
+    figures = {steal: {"steal" => 0.06, "others_cpu" => 0.0, "disturbed" => true},
+               others: {"steal" => 0.0, "others_cpu" => 0.1, "disturbed" => true}}
+    quiet = {"steal" => 0.0, "others_cpu" => 0.0, "disturbed" => false}
+    lines = File.readlines(path).map do |line|
+      r = JSON.parse(line)
+      (r["type"] == "run") ? JSON.generate(r.merge(figures.fetch(busy[r["rep"]], quiet))) + "\n" : line
+    end
+    File.write(path, lines.join)
+    path
   end
 end

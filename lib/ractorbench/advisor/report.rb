@@ -7,6 +7,7 @@ require_relative "../reports/parts/sweep_plot"
 require_relative "recommendation"
 require_relative "../reports/parts/verdict"
 require_relative "../analysis/warnings"
+require_relative "../measure/interference"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
@@ -67,9 +68,15 @@ module Ractorbench
         return nil unless hit.size * 2 > measured.size
 
         most = hit.filter_map { |r| (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }.max
-        ["Recommendation: inconclusive: the machine was busy: #{hit.size} of #{measured.size} runs were disturbed " \
+        cause = if hit.count { |r| Measure::Interference.stolen?(r) } * 2 > hit.size
+          "(the hypervisor took up to #{(most.to_f * 100).round}% of their time from this VM: steal); run again when " \
+            "the host is quieter, or on a machine of your own"
+        else
           "(other programs kept up to #{format("%.1f", most.to_f)} cores busy while they ran); close other programs, " \
-          "or run again with --wait-quiet", *@excluded.map { |model, why| "  - #{model} was not run: #{why}" }].join("\n")
+            "or run again with --wait-quiet"
+        end
+        ["Recommendation: inconclusive: the machine was busy: #{hit.size} of #{measured.size} runs were disturbed #{cause}",
+          *@excluded.map { |model, why| "  - #{model} was not run: #{why}" }].join("\n")
       end
 
       private

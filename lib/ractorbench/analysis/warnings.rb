@@ -5,6 +5,7 @@ require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
 require_relative "../plural"
+require_relative "../measure/interference"
 
 module Ractorbench
   class Analysis
@@ -147,7 +148,6 @@ module Ractorbench
         runs = analysis.disturbed_runs
         return nil if runs.empty?
 
-        busiest = runs.map { |r| r["others_cpu"].to_f / [r["whole_time"].to_f, 1e-9].max }.max
         only = analysis.groups.select(&:all_disturbed?)
         # Counted, not named: a configuration's label can be wider than a terminal.
         kept = if only.empty?
@@ -156,10 +156,23 @@ module Ractorbench
           "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
                     "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
         end
-        Warning.new("disturbed",
-          "#{runs.size} of #{analysis.runs.size} runs were disturbed by other programs (up to #{format("%.1f", busiest)} " \
-          "cores busy besides ours) and are left out of the figures#{kept}: close other programs, or use --wait-quiet")
+        stolen, others = runs.partition { |r| Measure::Interference.stolen?(r) }
+        causes = []
+        unless others.empty?
+          causes << ["by other programs (up to #{format("%.1f", others.map { |r| share(r, "others_cpu") }.max)} cores busy " \
+            "besides ours)", others.size, "close other programs, or use --wait-quiet"]
+        end
+        unless stolen.empty?
+          causes << ["by the hypervisor (steal: it took up to #{(stolen.map { |r| share(r, "steal") }.max * 100).round}% of " \
+            "a run's time from this VM)", stolen.size, "steal comes from other virtual machines on the same host; run again " \
+            "when they are quieter, or on a machine of your own"]
+        end
+        said = (causes.size == 1) ? " #{causes.first.first}" : ": " + causes.map { |why, n, _| "#{n} #{why}" }.join(", ")
+        Warning.new("disturbed", "#{runs.size} of #{analysis.runs.size} runs were disturbed#{said} and are " \
+          "left out of the figures#{kept}: #{causes.map(&:last).join("; ")}")
       end
+
+      def share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
 
       def start_load(machine)
         load = Array(machine["load_average"]).first

@@ -22,6 +22,13 @@ module Ractorbench
 
       def self.available? = File.readable?(STAT)
 
+      # Whether a recorded run was disturbed more by the hypervisor than by
+      # other programs: closing programs will not help it.
+      def self.stolen?(run)
+        steal = run["steal"].to_f
+        steal > run["others_cpu"].to_f && steal > [run["whole_time"].to_f, 1e-9].max * STEAL_SHARE
+      end
+
       def initialize(stat: STAT)
         @stat = stat
         @tick = Etc.sysconf(Etc::SC_CLK_TCK).to_f

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../plural"
+require_relative "../../measure/interference"
 
 module Ractorbench
   module Reports
@@ -27,8 +28,14 @@ module Ractorbench
         def busy?(analysis) = analysis.disturbed * 2 > analysis.runs.size
 
         def inconclusive(analysis)
-          "INCONCLUSIVE: the machine was busy: #{analysis.disturbed} of #{analysis.runs.size} runs were disturbed by " \
-            "other programs, so no verdict is given; close them, or run again with --wait-quiet"
+          stolen = analysis.disturbed_runs.count { |r| Measure::Interference.stolen?(r) }
+          cause, remedy = if stolen * 2 > analysis.disturbed_runs.size
+            ["by the hypervisor taking CPU from this VM (steal)", "run again when the host is quieter, or on a machine of your own"]
+          else
+            ["by other programs", "close them, or run again with --wait-quiet"]
+          end
+          "INCONCLUSIVE: the machine was busy: #{analysis.disturbed} of #{analysis.runs.size} runs were disturbed " \
+            "#{cause}, so no verdict is given; #{remedy}"
         end
 
         def digest_lines(check, succeeded)
