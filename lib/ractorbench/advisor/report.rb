@@ -68,7 +68,7 @@ module Ractorbench
         return nil unless hit.size * 2 > measured.size
 
         most = hit.filter_map { |r| (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }.max
-        cause = if hit.count { |r| Measure::Interference.stolen?(r) } * 2 > hit.size
+        cause = if Measure::Interference.mostly_stolen?(hit)
           "(the hypervisor took up to #{(most.to_f * 100).round}% of their time from this VM: steal); run again when " \
             "the host is quieter, or on a machine of your own"
         else

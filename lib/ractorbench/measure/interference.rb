@@ -29,6 +29,9 @@ module Ractorbench
         steal > run["others_cpu"].to_f && steal > [run["whole_time"].to_f, 1e-9].max * STEAL_SHARE
       end
 
+      # Whether most of these disturbed runs were disturbed by steal.
+      def self.mostly_stolen?(runs) = runs.count { |run| stolen?(run) } * 2 > runs.size
+
       def initialize(stat: STAT)
         @stat = stat
         @tick = Etc.sysconf(Etc::SC_CLK_TCK).to_f

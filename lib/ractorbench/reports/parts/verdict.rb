@@ -28,8 +28,7 @@ module Ractorbench
         def busy?(analysis) = analysis.disturbed * 2 > analysis.runs.size
 
         def inconclusive(analysis)
-          stolen = analysis.disturbed_runs.count { |r| Measure::Interference.stolen?(r) }
-          cause, remedy = if stolen * 2 > analysis.disturbed_runs.size
+          cause, remedy = if Measure::Interference.mostly_stolen?(analysis.disturbed_runs)
             ["by the hypervisor taking CPU from this VM (steal)", "run again when the host is quieter, or on a machine of your own"]
           else
             ["by other programs", "close them, or run again with --wait-quiet"]
