@@ -10,4 +10,9 @@ namespace :bench do
   task :report_cost do
     ruby "benchmarks/report_cost.rb"
   end
+
+  desc "Speedup intervals on simulated repetitions: coverage and width of each method (TRIALS=300 SIZES=30,50,99 DRIFTS=0,1,3)"
+  task :intervals do
+    ruby "benchmarks/interval_coverage.rb"
+  end
 end

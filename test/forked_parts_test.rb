@@ -51,6 +51,24 @@ class ForkedPartsTest < Minitest::Test
     assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
   end
 
+  # What decides making rows in parts is the work: many runs, or many runs
+  # whose speedup intervals are resampled (fewer than 100 a side), not
+  # merely many runs whose intervals come from order statistics.
+  def test_rows_are_made_in_parts_when_resampling_would_be_long
+    analysis = lambda do |reps|
+      samples = (1..10).flat_map do |w|
+        %w[serial threads processes].map { |model| [["prime", model, w, 10, "ruby"], SyntheticResults.draws(reps, median: 0.01 * w, seed: w)] }
+      end.to_h
+      Ractorbench::Analysis.new(Ractorbench::Store.read(SyntheticResults.write(File.join(@dir, "r#{reps}.jsonl"), samples)))
+    end
+    rows = Ractorbench::Reports::Parts::Rows
+    assert_equal 30 * 70, rows.resampled_runs(analysis.call(70))
+    assert_equal Ractorbench::Store::SplitRead.processes, rows.processes_for(analysis.call(70))
+    assert_equal 0, rows.resampled_runs(analysis.call(100))
+    assert_equal 1, rows.processes_for(analysis.call(100))
+    assert_equal 1, rows.processes_for(analysis.call(60)), "1,800 resampled runs"
+  end
+
   # A text report's tables for many configurations are drawn by processes
   # at once: the same text as drawn one after another here.
   def test_a_text_reports_tables_drawn_apart_are_those_drawn_here

@@ -34,6 +34,19 @@ module Ractorbench
         group.values(metric).each_with_index.with_object({}) { |(v, i), h| h[reps[i] || i] = v if v }
       end
 
+      # Both sides' values in the same repetitions' order, when both have the
+      # same repetitions (what Bootstrap pairs on); nil otherwise. Runs are
+      # stored in repetition order, so the columns usually line up as read.
+      def pairs(base, group, metric)
+        xs = base.values(metric)
+        ys = group.values(metric)
+        return [xs, ys] if base.values("rep") == group.values("rep") && !xs.include?(nil) && !ys.include?(nil)
+
+        a = by_rep(base, metric)
+        b = by_rep(group, metric)
+        [a.values, a.keys.map { |rep| b[rep] }] if a.keys.sort == b.keys.sort
+      end
+
       def interval(group, metric) = interval_of(group.sorted(metric))
 
       def interval_of(sorted)
@@ -52,7 +65,8 @@ module Ractorbench
         # Many runs a side: the interval needs each side's times only, sorted
         # already, not the pairs (the same times when every rep is there once).
         large = if [group, base].all? { |g| g.ok_count >= Stats::Bootstrap::LARGE_SAMPLE && g.reps_unique? }
-          Stats::Bootstrap.of_large_samples(base.sorted("messages_time"), group.sorted("messages_time"), label: label)
+          Stats::Bootstrap.of_large_samples(base.sorted("messages_time"), group.sorted("messages_time"), label: label,
+            pairs: pairs(base, group, "messages_time"))
         end
         ci = large || Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"), label: label)
         {"low" => ci.low, "high" => ci.high, "level" => ci.level, "paired" => ci.paired, "reason" => ci.reason}

@@ -2,6 +2,8 @@
 
 require "zlib"
 require_relative "median_interval"
+require_relative "resampled_median"
+require_relative "quadrant_correlation"
 require_relative "sorted"
 
 module Ractorbench
@@ -22,8 +24,10 @@ module Ractorbench
       RESAMPLES = 2000
       # From this many runs a side, resampling (its cost grows with the runs:
       # a million-run file would take an hour) gives way to each median's
-      # exact order-statistics interval, combined on the log scale: by then
-      # the two agree, and a paired draw gains little over independent sides.
+      # exact order-statistics interval, combined on the log scale with the
+      # two medians' correlation when the sides are paired: by then the two
+      # agree (docs/results/issue-11-big-report.md, "Resampling": at 99 pairs
+      # sharing a drift, widths within 2% and both covering 95% or more).
       LARGE_SAMPLE = 100
       # The normal quantile for a 95% interval: the large-sample draws.
       Z95 = 1.959963984540054
@@ -63,12 +67,18 @@ module Ractorbench
         @large_sample = large_sample
       end
 
-      # The interval from each median's order statistics alone, or nil when
-      # a side has too few runs for it (or a time <= 0): what a caller that
-      # has both sides sorted already can ask before building the pairs.
-      def self.of_large_samples(numerator, denominator, label:, level: 0.95)
-        new(numerator, denominator, label: label, level: level, resamples: RESAMPLES).large_sample_interval
+      # The interval from each median's order statistics, or nil when a side
+      # has too few runs for it (or a time <= 0): what a caller that has both
+      # sides sorted already can ask before building {rep => value} hashes.
+      # pairs: both sides' values in repetition order (the same repetitions,
+      # nil where a value is missing), when they were measured in pairs.
+      def self.of_large_samples(numerator, denominator, label:, level: 0.95, pairs: nil)
+        bootstrap = new(numerator, denominator, label: label, level: level, resamples: RESAMPLES)
+        bootstrap.pairs = pairs
+        bootstrap.large_sample_interval
       end
+
+      attr_writer :pairs
 
       def large_sample_interval
         estimate, base, small = estimate_and_base
@@ -105,20 +115,28 @@ module Ractorbench
 
       # Each median's order-statistics interval (MedianInterval, exact
       # coverage of at least the level), its distances from the median on the
-      # log scale added in quadrature: numerator's lower with denominator's
-      # upper for the low end, and the other way round. Draws for combining
-      # (Comparison's geometric mean) come from the normal distribution those
-      # distances describe on each side. nil when a side has a time <= 0.
+      # log scale combined as the difference of two correlated normals:
+      # numerator's lower with denominator's upper for the low end, and the
+      # other way round, the correlation that of the two medians over the
+      # pairs (QuadrantCorrelation; 0 for independent sides). Draws for
+      # combining (Comparison's geometric mean) come from the normal
+      # distribution those distances describe on each side. nil when a side
+      # has a time <= 0.
       def large_sample(estimate, base)
         a = MedianInterval.of_sorted(@num_sorted, level: @level)
         b = MedianInterval.of_sorted(@den_sorted, level: @level)
         return nil unless a.known? && b.known? && [a.low, b.low, a.median, b.median].all?(&:positive?)
 
-        down = Math.sqrt(Math.log(a.median / a.low)**2 + Math.log(b.high / b.median)**2)
-        up = Math.sqrt(Math.log(a.high / a.median)**2 + Math.log(b.median / b.low)**2)
-        Interval.new(**base, paired: false, low: estimate * Math.exp(-down), high: estimate * Math.exp(up),
+        pairs = @pairs || ([@num, @den] if @paired)
+        rho = pairs ? QuadrantCorrelation.of(*pairs, a.median, b.median) : 0.0
+        down = apart(Math.log(a.median / a.low), Math.log(b.high / b.median), rho)
+        up = apart(Math.log(a.high / a.median), Math.log(b.median / b.low), rho)
+        Interval.new(**base, paired: !pairs.nil?, low: estimate * Math.exp(-down), high: estimate * Math.exp(up),
           draws: (-> { normal_draws(estimate, down / Z95, up / Z95) } if (@level - 0.95).abs < 1e-9))
       end
+
+      # The spread of x - y from the spreads of x and y and their correlation.
+      def apart(x, y, rho) = Math.sqrt([x * x + y * y - 2 * rho * x * y, 0.0].max)
 
       def normal_draws(estimate, sigma_down, sigma_up)
         rng = Random.new(Zlib.crc32(@label.to_s))
@@ -128,17 +146,42 @@ module Ractorbench
         end
       end
 
+      # Independent sides draw each resample's median from its distribution
+      # (ResampledMedian), with no resample built; paired sides draw the
+      # repetitions, since one pick decides both medians.
       def draw
         rng = Random.new(Zlib.crc32(@label.to_s))
+        return paired_draws(rng) if @paired
+
+        num = ResampledMedian.new(@num_sorted)
+        den = ResampledMedian.new(@den_sorted)
+        Array.new(@resamples) { ratio(num.draw(rng), den.draw(rng)) }.compact
+      end
+
+      # Each side's runs replaced by their ranks once, so that a resample is
+      # gathered and sorted as Integers (values_at, sort!) and only its
+      # median looked up: half the time of sorting Floats, the same draws.
+      def paired_draws(rng)
+        n = @num.size
+        num_ranks = ranks(@num)
+        den_ranks = ranks(@den)
         Array.new(@resamples) do
-          if @paired
-            picks = Array.new(@num.size) { rng.rand(@num.size) }
-            ratio(median(picks.map { |i| @num[i] }), median(picks.map { |i| @den[i] }))
-          else
-            ratio(median(Array.new(@num.size) { @num[rng.rand(@num.size)] }),
-              median(Array.new(@den.size) { @den[rng.rand(@den.size)] }))
-          end
+          picks = Array.new(n) { rng.rand(n) }
+          ratio(median_of_ranks(num_ranks.values_at(*picks).sort!, @num_sorted),
+            median_of_ranks(den_ranks.values_at(*picks).sort!, @den_sorted))
         end.compact
+      end
+
+      # Position of each run in its side's sorted order (ties in run order).
+      def ranks(side)
+        ranks = Array.new(side.size)
+        (0...side.size).sort_by { |i| side[i] }.each_with_index { |run, rank| ranks[run] = rank }
+        ranks
+      end
+
+      def median_of_ranks(sorted_ranks, sorted)
+        n = sorted_ranks.size
+        n.odd? ? sorted[sorted_ranks[n / 2]] : (sorted[sorted_ranks[n / 2 - 1]] + sorted[sorted_ranks[n / 2]]) / 2
       end
 
       def values(side, order: nil)
@@ -150,8 +193,6 @@ module Ractorbench
       def ratio(a, b)
         (a && b&.positive?) ? a / b : nil
       end
-
-      def median(values) = Stats.median_of_sorted(values.sort)
 
       # R's quantile type 7 (its default): linear between order statistics.
       def percentile(sorted, q)

@@ -5,6 +5,7 @@ require_relative "../../analysis/ops_per_second"
 require_relative "../../analysis"
 require_relative "../../forked_parts"
 require_relative "../../store/split_read"
+require_relative "../../stats/bootstrap"
 
 module Ractorbench
   module Reports
@@ -18,9 +19,15 @@ module Ractorbench
         # usable core (ForkedParts): each configuration's figures are its own,
         # and for a million runs making them took as long as reading them.
         IN_PARTS = 100_000
+        # Or when this many runs are in configurations whose speedup interval
+        # resamples repetitions (fewer than Bootstrap::LARGE_SAMPLE runs a
+        # side): about 0.35 ms a run for paired sides, so 1,000 configurations
+        # of 99 repetitions took 35 s in one process.
+        RESAMPLED_IN_PARTS = 2_000
 
         # processes: how many make the rows (default: one a usable core for
-        # IN_PARTS runs or more, RACTORBENCH_READERS when set, else one).
+        # IN_PARTS runs or more or RESAMPLED_IN_PARTS resampled ones,
+        # RACTORBENCH_READERS when set, else one).
         # Each is made once an analysis (Analysis#row): a page that reads
         # them for its tables, charts and sweeps makes them once.
         def for(analysis, processes: nil)
@@ -38,7 +45,14 @@ module Ractorbench
         def pairs(analysis) = groups(analysis).zip(self.for(analysis))
 
         def processes_for(analysis)
-          (analysis.runs.size < IN_PARTS) ? 1 : Store::SplitRead.processes
+          return Store::SplitRead.processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
+
+          1
+        end
+
+        def resampled_runs(analysis)
+          resampled = Stats::Bootstrap::MIN_SAMPLES...Stats::Bootstrap::LARGE_SAMPLE
+          analysis.groups.sum { |g| resampled.cover?(g.ok_count) ? g.ok_count : 0 }
         end
 
         # groups cut in order into at most count parts of about as many runs each.
