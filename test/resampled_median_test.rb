@@ -27,10 +27,11 @@ class ResampledMedianTest < Minitest::Test
     counts.transform_values { |c| c.fdiv(draws) }
   end
 
-  # Odd and even sizes (the even median needs the next order statistic too),
-  # and ties. 200,000 draws: a probability's standard error is at most 0.0011,
-  # so 0.005 is over four of them; a wrong order statistic (Beta(k, n - k), or
-  # the lower median alone for an even n) misses by 0.03 or more.
+  # Odd and even sizes (the even median needs the next pick up too), and
+  # ties. 200,000 draws: a probability's standard error is at most 0.0011, so
+  # 0.005 is over four of them; the upper median's rank for the lower one,
+  # the lower median alone for an even n, or a coin for "the next pick up is
+  # the same run" each miss by 0.008 to 0.05.
   def test_draws_follow_the_exact_distribution_of_a_resampled_median
     [[1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.5, 4.0, 7.0, 9.0], [1.0, 1.0, 2.0, 3.0, 3.0, 8.0]].each do |sample|
       exact = exact_distribution(sample)
