@@ -247,7 +247,7 @@ class StatsTest < Minitest::Test
   # Pairs whose repetitions share a slow or fast minute of the machine: from
   # 100 pairs the interval keeps the pairing through the medians' quadrant
   # correlation, and then agrees with resampling the pairs; without it, it
-  # was 75% wider (docs/results/issue-11-big-report.md, "Resampling").
+  # was 75% wider (docs/results/issue-11-big-report.md, "the resampling cliff").
   def test_many_pairs_sharing_a_drift_keep_the_pairing
     rng = Random.new(5)
     normal = -> { Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand) }

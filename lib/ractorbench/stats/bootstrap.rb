@@ -22,12 +22,13 @@ module Ractorbench
     # the same results file always gives the same interval.
     class Bootstrap
       RESAMPLES = 2000
-      # From this many runs a side, resampling (its cost grows with the runs:
-      # a million-run file would take an hour) gives way to each median's
-      # exact order-statistics interval, combined on the log scale with the
-      # two medians' correlation when the sides are paired: by then the two
-      # agree (docs/results/issue-11-big-report.md, "Resampling": at 99 pairs
-      # sharing a drift, widths within 2% and both covering 95% or more).
+      # From this many runs a side, resampling (paired, its cost grows with
+      # the runs: a million-run file would take an hour) gives way to each
+      # median's exact order-statistics interval, combined on the log scale
+      # with the two medians' correlation when the sides are paired: by then
+      # the two agree (docs/results/issue-11-big-report.md, "the resampling
+      # cliff": at 99 pairs, widths within 3% and both covering 95% or more;
+      # at 50 the order statistics are 10-14% wider).
       LARGE_SAMPLE = 100
       # The normal quantile for a 95% interval: the large-sample draws.
       Z95 = 1.959963984540054
