@@ -62,8 +62,9 @@ module Ractorbench
         return nil if base.nil? || base.equal?(group) || group.ok_count.zero? || base.ok_count.zero?
 
         label = "#{label(group)} speedup"
-        # Many runs a side: the interval needs each side's times only, sorted
-        # already, not the pairs (the same times when every rep is there once).
+        # Many runs a side: the interval needs each side's times sorted
+        # (already, for the row) and the pairs' quadrant correlation, not
+        # {rep => time} hashes (the same times when every rep is there once).
         large = if [group, base].all? { |g| g.ok_count >= Stats::Bootstrap::LARGE_SAMPLE && g.reps_unique? }
           Stats::Bootstrap.of_large_samples(base.sorted("messages_time"), group.sorted("messages_time"), label: label,
             pairs: pairs(base, group, "messages_time"))
