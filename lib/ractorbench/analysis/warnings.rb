@@ -159,11 +159,11 @@ module Ractorbench
         stolen, others = runs.partition { |r| Measure::Interference.stolen?(r) }
         causes = []
         unless others.empty?
-          causes << ["by other programs (up to #{format("%.1f", others.map { |r| share(r, "others_cpu") }.max)} cores busy " \
+          causes << ["by other programs (up to #{format("%.1f", others.map { |r| Measure::Interference.share(r, "others_cpu") }.max)} cores busy " \
             "besides ours)", others.size, "close other programs, or use --wait-quiet"]
         end
         unless stolen.empty?
-          causes << ["by the hypervisor (steal: it took up to #{(stolen.map { |r| share(r, "steal") }.max * 100).round}% of " \
+          causes << ["by the hypervisor (steal: it took up to #{(stolen.map { |r| Measure::Interference.share(r, "steal") }.max * 100).round}% of " \
             "a run's time from this VM)", stolen.size, "steal comes from other virtual machines on the same host; run again " \
             "when they are quieter, or on a machine of your own"]
         end
@@ -171,8 +171,6 @@ module Ractorbench
         Warning.new("disturbed", "#{runs.size} of #{analysis.runs.size} runs were disturbed#{said} and are " \
           "left out of the figures#{kept}: #{causes.map(&:last).join("; ")}")
       end
-
-      def share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
 
       def start_load(machine)
         load = Array(machine["load_average"]).first

@@ -25,9 +25,11 @@ module Ractorbench
       # Whether a recorded run was disturbed more by the hypervisor than by
       # other programs: closing programs will not help it.
       def self.stolen?(run)
-        steal = run["steal"].to_f
-        steal > run["others_cpu"].to_f && steal > [run["whole_time"].to_f, 1e-9].max * STEAL_SHARE
+        run["steal"].to_f > run["others_cpu"].to_f && share(run, "steal") > STEAL_SHARE
       end
+
+      # A recorded run's figure (others_cpu, steal) as a share of its wall time.
+      def self.share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
 
       # Whether most of these disturbed runs were disturbed by steal.
       def self.mostly_stolen?(runs) = runs.count { |run| stolen?(run) } * 2 > runs.size

@@ -56,12 +56,14 @@ module Ractorbench
         new(numerator, denominator, label: label, level: level, resamples: resamples, large_sample: large_sample).interval
       end
 
-      def initialize(numerator, denominator, label:, level:, resamples:, large_sample: LARGE_SAMPLE)
+      # pairs: see of_large_samples; {rep => value} sides pair themselves.
+      def initialize(numerator, denominator, label:, level:, resamples:, large_sample: LARGE_SAMPLE, pairs: nil)
         @paired = numerator.is_a?(Hash) && denominator.is_a?(Hash) && !numerator.empty? &&
           numerator.keys.sort == denominator.keys.sort
         order = numerator.keys if @paired
         @num = values(numerator, order: order)
         @den = values(denominator, order: order)
+        @pairs = pairs || ([@num, @den] if @paired)
         @label = label
         @level = level
         @resamples = resamples
@@ -74,12 +76,8 @@ module Ractorbench
       # pairs: both sides' values in repetition order (the same repetitions,
       # nil where a value is missing), when they were measured in pairs.
       def self.of_large_samples(numerator, denominator, label:, level: 0.95, pairs: nil)
-        bootstrap = new(numerator, denominator, label: label, level: level, resamples: RESAMPLES)
-        bootstrap.pairs = pairs
-        bootstrap.large_sample_interval
+        new(numerator, denominator, label: label, level: level, resamples: RESAMPLES, pairs: pairs).large_sample_interval
       end
-
-      attr_writer :pairs
 
       def large_sample_interval
         estimate, base, small = estimate_and_base
@@ -128,11 +126,10 @@ module Ractorbench
         b = MedianInterval.of_sorted(@den_sorted, level: @level)
         return nil unless a.known? && b.known? && [a.low, b.low, a.median, b.median].all?(&:positive?)
 
-        pairs = @pairs || ([@num, @den] if @paired)
-        rho = pairs ? QuadrantCorrelation.of(*pairs, a.median, b.median) : 0.0
+        rho = @pairs ? QuadrantCorrelation.of(*@pairs, a.median, b.median) : 0.0
         down = apart(Math.log(a.median / a.low), Math.log(b.high / b.median), rho)
         up = apart(Math.log(a.high / a.median), Math.log(b.median / b.low), rho)
-        Interval.new(**base, paired: !pairs.nil?, low: estimate * Math.exp(-down), high: estimate * Math.exp(up),
+        Interval.new(**base, paired: !@pairs.nil?, low: estimate * Math.exp(-down), high: estimate * Math.exp(up),
           draws: (-> { normal_draws(estimate, down / Z95, up / Z95) } if (@level - 0.95).abs < 1e-9))
       end
 
