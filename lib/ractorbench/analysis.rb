@@ -221,6 +221,11 @@ module Ractorbench
       (header["families"] || {})[model] || Plan::Catalog.default.families[model]
     end
 
+    # How the model hands out work ("split", "batches", ...), as recorded.
+    def shape(model)
+      (header["shapes"] || {})[model] || Plan::Catalog.default.shapes[model]
+    end
+
     private
 
     def rows_made = @rows_made ||= {}.compare_by_identity

@@ -13,7 +13,7 @@ class CrossRubyTest < Minitest::Test
   include CLIHelper
   include TempDir
 
-  MODELS = %w[serial threads processes processes-split ractors ractors-pipeless ractors-split fibers].freeze
+  MODELS = Ractorbench::Plan::Catalog.default.models.map(&:name).freeze
   # Each workload at a size that takes milliseconds; the mechanism workloads
   # (spawn, ring, fan-in) with the models they define.
   WORKLOADS = {

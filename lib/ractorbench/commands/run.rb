@@ -314,7 +314,7 @@ module Ractorbench
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
           "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h
+          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
         }
       end
 
