@@ -67,8 +67,8 @@ class TryExamplesTest < Minitest::Test
     assert_match(/what:  constant UnsafeCache::CACHE \(a Hash, not frozen\)/, result.out)
     assert_match(%r{where: examples/unsafe_cache\.rb:16   CACHE\[n\] \|\|= slow_square\(n\)}, result.out)
     assert_match(/fix:   work changes it.*Ractor\.current\[:cache\]/, unwrapped(result.out))
-    assert_match(/ractors was not run/, result.out)
-    assert_equal %w[processes serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
+    assert_match(/ractors-batched and ractors-split were not run: ractors cannot run this work/, unwrapped(result.out))
+    assert_equal %w[processes processes-split serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
     refute_match(/\.rb:\d+:in /, result.out + result.err, "no stack trace")
   end
 

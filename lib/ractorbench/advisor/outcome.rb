@@ -81,9 +81,9 @@ module Ractorbench
 
       # A model that failed in the sweep on an item the check did not try.
       def failure_diagnoses(known)
-        return [] if known.any? { |d| d.model == "ractors" }
+        return [] if known.any? { |d| d.family == "ractor" }
 
-        reason = @analysis.runs.find { |r| r["model"] == "ractors" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
+        reason = @analysis.runs.find { |r| @analysis.family(r["model"]) == "ractor" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
         diagnosis = reason && Diagnosis.from_failure(reason, preflight)
         diagnosis ? [diagnosis] : []
       end

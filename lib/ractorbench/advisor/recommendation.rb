@@ -69,7 +69,10 @@ module Ractorbench
 
       # Said whatever the verdict: models the check ruled out, and why.
       def excluded_reasons
-        @excluded.map { |model, why| "#{model} was not run: #{why}" }
+        @excluded.group_by { |_, why| why }.map do |why, models|
+          names = models.map(&:first)
+          "#{names[0..-2].join(", ")}#{" and " if names.size > 1}#{names.last} #{(names.size > 1) ? "were" : "was"} not run: #{why}"
+        end
       end
 
       # "ractors, each taking an equal share of the items"

@@ -98,7 +98,7 @@ module Ractorbench
             "or run again with --wait-quiet"
         end
         ["Recommendation: inconclusive: the machine was busy: #{hit.size} of #{measured.size} runs were disturbed #{cause}",
-          *@excluded.map { |model, why| "  - #{model} was not run: #{why}" }].join("\n")
+          *advice.excluded_reasons.map { |line| "  - #{line}" }].join("\n")
       end
 
       private

@@ -223,8 +223,8 @@ module Ractorbench
         wanted.concat(fibers) if (@models.nil? || @fibers) && fibers?(fibers, preflight)
         wanted.uniq!
         wanted.each { |m| catalog.model(m) }
-        ruled_out = diagnoses.to_h { |d| [d.model, "#{d.headline} (see above)"] }
-        excluded = wanted.select { |m| ruled_out.key?(m) }.to_h { |m| [m, ruled_out[m]] }
+        ruled_out = diagnoses.to_h { |d| [d.family, "#{d.model} #{d.headline} (see above)"] }
+        excluded = wanted.filter_map { |m| (why = ruled_out[catalog.model(m).family]) && [m, why] }.to_h
         [(["serial"] + wanted).uniq - excluded.keys, excluded]
       end
 
