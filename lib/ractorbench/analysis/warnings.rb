@@ -36,10 +36,13 @@ module Ractorbench
       end
 
       # Lines for a plain-text report: how first runs were treated, then
-      # every warning.
-      def lines(analysis, rows)
+      # every warning. refused: options the command at hand does not take
+      # (the tour chooses its own sizes): a warning whose advice needs one of
+      # them is no use there, and is left out.
+      def lines(analysis, rows, refused: [])
         note = analysis.first_run.describe
-        [("Note: #{note}." if note), *self.for(analysis, rows).map { |w| "WARNING: #{w.message}" }].compact
+        usable = self.for(analysis, rows).reject { |w| refused.any? { |option| w.message.include?(option) } }
+        [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
       end
 
       def label(row)

@@ -28,8 +28,9 @@ module Ractorbench
 
       module_function
 
-      # colour: (text, style) -> text, e.g. Console#colour.
-      def render(analysis, width: Console::DEFAULT_WIDTH, wide: false, colour: ->(text, _) { text })
+      # colour: (text, style) -> text, e.g. Console#colour; refused: options
+      # whose advice the command cannot take (Analysis::Warnings.lines).
+      def render(analysis, width: Console::DEFAULT_WIDTH, wide: false, colour: ->(text, _) { text }, refused: [])
         rows = Parts::Rows.for(analysis)
         ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, width)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
@@ -39,7 +40,7 @@ module Ractorbench
         else [LEGEND, compact(rows, width, colour)]
         end
         [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows, refused: refused)].flatten.compact.join("\n") + "\n"
       end
 
       def compact(rows, width, colour)
