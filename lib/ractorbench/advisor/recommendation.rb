@@ -2,7 +2,7 @@
 
 require_relative "../reports/parts/units"
 require_relative "../analysis/sweep"
-require_relative "../stats/median_interval"
+require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
 
@@ -163,10 +163,8 @@ module Ractorbench
         [head, "run again with #{reps_advice}", *excluded_reasons]
       end
 
-      def reps_advice
-        need = [Stats::MedianInterval.min_samples, (@reps.to_i * 2)].max
-        "--reps #{need} or more"
-      end
+      # One comparison per point with serial, as the table shows them.
+      def reps_advice = Analysis::RepsAdvice.text(measured_points.size)
 
       def measured_points
         @panel.series.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }
