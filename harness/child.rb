@@ -11,6 +11,7 @@ module Ractorbench
 end
 require_relative "ractorbench/harness"
 require_relative "ractorbench/harness/channel"
+require_relative "ractorbench/harness/profile_hook"
 
 module Ractorbench
   module Harness
@@ -54,10 +55,12 @@ module Ractorbench
         run = workload.prepare(model, jobs, workers, params)
 
         cost = RunCost.start
+        profile = start_profile
         started = now
         setup_time = started - CHILD_STARTED
         results = run.call
         ended = now
+        profile&.stop
         messages_time = ended - started
         cost = RunCost.finish(cost)
         # The time limit is on the measured part: what follows (checking and
@@ -83,6 +86,9 @@ module Ractorbench
           "finish_time" => now - ended
         }.merge(cost, run.metrics)
       end
+
+      # nil unless this is a profiled run: every timed run goes by as before.
+      def start_profile = ProfileHook.for(@spec)&.tap(&:start)
 
       def wrong_count(results, count)
         "expected #{count} results, got #{results.size}" unless results.size == count

@@ -64,6 +64,6 @@ class LayoutTest < Minitest::Test
     loose = Dir[File.join(LIB, "ractorbench", "*.rb")].map { |f| File.basename(f, ".rb") }.sort
     assert_equal %w[analysis api cli console errors forked_parts paths plural printable reports store version], loose
     folders = Dir[File.join(LIB, "ractorbench", "*/")].map { |d| File.basename(d) }.sort
-    assert_equal %w[advisor analysis api cli commands measure plan reports rubies stats store], folders
+    assert_equal %w[advisor analysis api cli commands measure plan profile reports rubies stats store], folders
   end
 end

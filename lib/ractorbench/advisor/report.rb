@@ -12,6 +12,7 @@ require_relative "../measure/interference"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
+require_relative "../reports/parts/profile_tables"
 
 module Ractorbench
   module Advisor
@@ -42,6 +43,8 @@ module Ractorbench
         parts << verdict
         spread = WorkerSpread.new(@analysis.runs).lines
         parts << spread.join("\n") unless spread.empty?
+        profiled = Reports::Parts::ProfileTables.compact(Profile::Findings.of(@analysis), label: ->(r) { "W=#{r["workers"]}" })
+        parts << profiled.map { |line| wrap(line).join("\n") }.join("\n") unless profiled.empty?
         if @panel && @analysis.digest_check.agree?
           parts << recommendation
           parts << pattern if pattern

@@ -20,6 +20,8 @@ require_relative "../reports/summary"
 require_relative "../plural"
 
 require_relative "../measure/quiet_wait"
+require_relative "../profile/stage"
+require_relative "../reports/parts/profile_tables"
 require_relative "../cli"
 require_relative "../cli/parser"
 
@@ -109,15 +111,19 @@ module Ractorbench
         o.on("--wide", "the closing table with every column (as `report --format text` without the statistics)") { @wide = true }
         o.on("--first-run MODE", "auto|include|exclude: each configuration's first run in the closing table's " \
           "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = Analysis::FirstRun.parse(m) }
+        o.on("--profile[=TOOL]", "after the timed runs, one more run of each configuration with a profiler (perf, " \
+          "else vernier), not among the timed runs: where the time went, next to serial's") { |t| @profile = Profile::Request.parse(t) }
       end
 
-      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, keyword_init: true)
+      # planned: every run of the plan (on --resume, runs holds those left).
+      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, :profile, :planned, keyword_init: true)
 
       def new_session
         path = @output || default_output
         Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
         catalog = Plan::Catalog.default.with(@files)
         entries = plan_entries(catalog)
+        refuse_profile(catalog, entries)
         given = rubies
         Plan::Size.count!(entries, rubies: given.size, reps: repetitions, shards: @shard&.count || 1)
         seed = @seed || Random.new_seed % 2**32
@@ -127,10 +133,13 @@ module Ractorbench
         targets = given.map { |t| t.probe!(timeout: timeout) }
         probe_scaling(targets, entries)
         renderer
-        writer = Store::Writer.create(path, header(plan, targets, catalog).merge(shard), force: @force)
+        profile = @profile && Profile::Stage.new(@profile, targets, say: method(:note))
+        writer = Store::Writer.create(path, header(plan, targets, catalog).merge(shard)
+          .merge(profile ? {"profile" => profile.to_h} : {}), force: @force)
         of = @shard ? " (shard #{@shard} of a plan of #{shard.dig("shard", "plan_runs")})" : ""
         note("ractorbench: #{Plural.count(plan.runs.size, "run")}#{of}, seed #{seed}, results in #{path}")
-        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, timeout: timeout, first_seq: 1)
+        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, timeout: timeout, first_seq: 1,
+          profile: profile)
       end
 
       # Finishes a collection: the file locked first (no second writer), then
@@ -158,7 +167,8 @@ module Ractorbench
         marks = Store::Marks.unfinished(@resume, done)
         pending, dead = pending.partition { |spec| (marks[spec.id]&.deaths || 0) < Store::Marks::DEATHS }
         dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
-        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size)
+        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size,
+          profile: Profile::Stage.resume(header, targets, say: method(:note)), planned: plan.runs)
       rescue
         writer&.close
         raise
@@ -180,7 +190,7 @@ module Ractorbench
           "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps || @plan.adaptive,
           "--scale" => @scale_given, "--ruby/--rubies" => !@ruby_texts.empty? || !@rubies_text.nil?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
           "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force,
-          "--shard" => @shard
+          "--shard" => @shard, "--profile" => @profile
         }.select { |_, v| v }.keys
         return if given.empty?
 
@@ -227,6 +237,7 @@ module Ractorbench
         begin
           collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
           adapt(session) if @plan.adaptive && !@resume
+          profile(session)
         rescue Measure::Collector::Stopped => e
           stopped(e, session)
         rescue Store::Writer::Failed => e
@@ -239,6 +250,22 @@ module Ractorbench
         @out.write(closing(analysis))
         note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
+      end
+
+      # --profile: refused before anything runs when it cannot be honoured.
+      def refuse_profile(catalog, entries)
+        return unless @profile
+        raise UsageError, "--profile and --shard do not mix: profile one machine's whole collection (merge keeps runs only)" if @shard
+
+        @profile.refuse!(entries.flat_map(&:models).uniq.to_h { |m| [m, catalog.model(m).family] })
+      end
+
+      # The profiled runs, after every timed run (the plan's, on --resume).
+      def profile(session)
+        return unless session.profile&.any?
+
+        session.profile.collect(session.planned || session.runs, catalog: session.catalog, targets: session.targets,
+          timeout: session.timeout, writer: session.writer, io: @err)
       end
 
       def stopped(error, session)

@@ -23,6 +23,7 @@ require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
+require_relative "../profile/stage"
 require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../plural"
@@ -133,6 +134,8 @@ module Ractorbench
           o.on("--example NAME", "an example that ships with ractorbench instead of FILE: " \
             "#{Ractorbench::Advisor::Examples.all.keys.join(", ")} (`ractorbench list` shows where)") { |n| @example = n }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
+          o.on("--profile[=TOOL]", "after the sweep, one more run of each model and worker count with a profiler (perf, " \
+            "else vernier), not among the timed runs: where the time went, next to serial's") { |t| @profile = Profile::Request.parse(t) }
         end
       end
 
@@ -181,10 +184,13 @@ module Ractorbench
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
-        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded), force: @force)
+        @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
+        profile = @profile && Profile::Stage.new(@profile, [target], say: ->(line) { @err.puts(parser.terminal(@err).present(line)) })
+        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded)
+          .merge(profile ? {"profile" => profile.to_h} : {}), force: @force)
         @results_path = path
         announce(plan, models, counts, items, preflight)
-        collect(catalog, target, plan, writer)
+        collect(catalog, target, plan, writer, profile)
         path = writer.path
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
@@ -236,12 +242,15 @@ module Ractorbench
         !fibers.empty? && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Advisor::Recommendation::WAITS : @fibers)
       end
 
-      def collect(catalog, target, plan, writer)
+      def collect(catalog, target, plan, writer, profile)
         # try reports failures itself, after the sweep; on a terminal the
         # progress bar still shows them as they happen.
         io = @err.tty? ? @err : StringIO.new
         Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
           progress: Measure::Progress.for(plan.runs.size, io: io), quiet_wait: @quiet_wait).collect(plan.runs, first_seq: 1)
+        if profile&.any?
+          profile.collect(plan.runs, catalog: catalog, targets: [target], timeout: @timeout, writer: writer, io: io)
+        end
         writer.finish
       rescue Measure::Collector::Stopped => e
         raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",

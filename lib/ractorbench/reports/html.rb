@@ -5,6 +5,7 @@ require_relative "../plan/configuration"
 require_relative "parts/rows"
 require_relative "parts/verdict"
 require_relative "parts/winners"
+require_relative "parts/profile_tables"
 require_relative "html/charts"
 require_relative "html/verdict_boxes"
 require_relative "../advisor/outcome"
@@ -152,6 +153,13 @@ module Ractorbench
         end
 
         def failures = analysis.crashed_runs.first(50)
+
+        # Where the time went (a file collected with --profile).
+        def profiles = Profile::Findings.of(analysis)
+
+        def profile_tables = @profile_tables ||= Parts::ProfileTables.tables(profiles)
+
+        def profile_cautions = profiles.cautions
       end
     end
 

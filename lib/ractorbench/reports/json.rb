@@ -3,6 +3,7 @@
 require "json"
 require_relative "parts/rows"
 require_relative "parts/ops_tables"
+require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"
 
 require_relative "../reports"
@@ -26,8 +27,17 @@ module Ractorbench
           "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
           "configurations" => (rows = Parts::Rows.for(analysis)),
           "ops_per_second" => Parts::OpsTables.json(analysis),
+          **profiles(analysis),
           "warnings" => Analysis::Warnings.for(analysis, rows).map { |w| {"code" => w.code, "message" => w.message} }
         ) + "\n"
+      end
+
+      # Where the time went, in a file collected with --profile.
+      def profiles(analysis)
+        findings = Profile::Findings.of(analysis)
+        return {} unless findings.asked
+
+        {"profiles" => Parts::ProfileTables.json(findings), "profile_cautions" => findings.cautions}
       end
     end
 

@@ -5,6 +5,7 @@ require_relative "parts/verdict"
 require_relative "parts/notes"
 require_relative "parts/vm_notes"
 require_relative "parts/gap_notes"
+require_relative "parts/profile_tables"
 require_relative "parts/glance"
 require_relative "parts/ops_tables"
 
@@ -21,11 +22,13 @@ module Ractorbench
 
       def render(analysis)
         rows = Parts::Rows.for(analysis)
+        profiles = Profile::Findings.of(analysis)
         align = HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }
         table = rows.empty? ? [] : [line(HEADINGS), line(align), *rows.map { |r| line(cells(r)) }]
         [*Parts::Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *Parts::OpsTables.markdown(analysis), "",
           *Parts::Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
-          *(Parts::Notes.lines(rows) + Parts::GapNotes.lines(rows) + Parts::VmNotes.lines(analysis.header)).map { |l| "- #{l.strip}" }, *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
+          *(Parts::Notes.lines(rows) + Parts::GapNotes.lines(rows, profiles) + Parts::VmNotes.lines(analysis.header)).map { |l| "- #{l.strip}" },
+          *Parts::ProfileTables.markdown(profiles), *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
       end
 
       def cells(r)

@@ -8,6 +8,7 @@ require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
+require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"
 require_relative "../console"
 
@@ -40,7 +41,8 @@ module Ractorbench
         else [LEGEND, compact(rows, width, colour)]
         end
         [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Analysis::Warnings.lines(analysis, rows, refused: refused)].flatten.compact.join("\n") + "\n"
+          Parts::Notes.lines(rows), Parts::ProfileTables.compact(Profile::Findings.of(analysis)),
+          Analysis::Warnings.lines(analysis, rows, refused: refused)].flatten.compact.join("\n") + "\n"
       end
 
       def compact(rows, width, colour)

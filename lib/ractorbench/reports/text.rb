@@ -9,6 +9,7 @@ require_relative "parts/headline"
 require_relative "parts/notes"
 require_relative "parts/vm_notes"
 require_relative "parts/gap_notes"
+require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"
 
 require_relative "../reports"
@@ -30,8 +31,10 @@ module Ractorbench
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
         tables = [(:summary unless rows.empty?), (:details if details && !rows.empty?), (:costs if details)].compact
+        profiles = Profile::Findings.of(analysis)
         [*drawn(tables, rows), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Parts::GapNotes.lines(rows), Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+          Parts::Notes.lines(rows), Parts::GapNotes.lines(rows, profiles), Parts::VmNotes.lines(analysis.header),
+          Parts::ProfileTables.text(profiles), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
       end
 
       # Terminal::Table takes over a second for a thousand configurations'

@@ -20,13 +20,15 @@ module Ractorbench
 
         module_function
 
-        def lines(rows)
+        # profiles: a Profile::Findings, whose difference from serial's
+        # profile each line quotes where its row was profiled.
+        def lines(rows, profiles = nil)
           serial = rows.select { |r| r["model"] == Analysis::BASELINE }.to_h { |r| [key(r), r] }
           gaps = rows.select do |r|
             r["work_share"] && r["model"] != Analysis::BASELINE && r["work_share"] < CLOSE_ENOUGH &&
               r["speedup"] * r.dig("messages_time", "median").to_f >= SHORT_SECONDS
           end
-          lines = gaps.first(SHOWN).map { |r| line(r, serial[key(r)]) }
+          lines = gaps.first(SHOWN).map { |r| line(r, serial[key(r)]) + profiled(profiles&.for_row(r)) }
           lines << "  ... and #{gaps.size - SHOWN} more (report --format json has every row's parts)" if gaps.size > SHOWN
           lines
         end
@@ -43,6 +45,12 @@ module Ractorbench
             "#{pct(row["idle_share"])} ran nothing (waiting for messages, for each other, for the GVL, or other programs)" +
             (row["oversubscribed"] ? "; W=#{row["workers"]} is above the #{row["usable_cores"]} usable cores" : "") +
             fixed(row)
+        end
+
+        # What the profile says grew, against serial's profile of the same work.
+        def profiled(entry)
+          went = entry&.difference&.went
+          went ? "; profiled, the #{entry.measure} that grew went #{went}" : ""
         end
 
         # The cost figures that grew enough to matter, next to serial's.

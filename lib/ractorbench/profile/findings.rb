@@ -1,0 +1,113 @@
+# frozen_string_literal: true
+
+require_relative "records"
+require_relative "difference"
+require_relative "categories"
+require_relative "../plan/configuration"
+
+module Ractorbench
+  module Profile
+    # What a results file's profiles say, for every report format: each
+    # profiled configuration with serial's profile of the same work and the
+    # difference, and what the profiles could not see (a Ruby with no
+    # symbols, JIT code with no perf map).
+    class Findings
+      BASELINE = "serial"
+      # Below this share of the interpreter's samples named, the Ruby under
+      # test is taken for a stripped build.
+      STRIPPED = 0.5
+      # JIT code without a perf map: said when it is this share of a profile.
+      UNNAMED_JIT = 0.1
+
+      Entry = Struct.new(:record, :serial, :difference, keyword_init: true) do
+        def key = Findings.key(record)
+        def model = record["model"]
+        def profile = record["profile"]
+        def ok? = record["status"] == "ok" && !profile.nil?
+
+        # "core time" (perf: CPU and the run's idle cores) or "thread time"
+        # (vernier samples threads, waiting too).
+        def measure = Findings.measure(record["tool"])
+      end
+
+      # The findings of an Analysis (read once a file, however many parts
+      # of a report ask).
+      def self.of(analysis)
+        cache = (@cache ||= {}.compare_by_identity)
+        cache[analysis] ||= new(analysis.header, analysis.contents.path)
+      end
+
+      def self.key(record) = [record["workload"], Plan::Configuration.params_label(record["params"]), record["workers"], record["messages"], record["ruby"]]
+
+      def self.measure(tool) = (tool == "vernier") ? "thread time" : "core time"
+
+      attr_reader :asked
+
+      def initialize(header, path)
+        @asked = header&.dig("profile", "asked")
+        @notes = Array(header&.dig("profile", "notes"))
+        # The Rubies that ran with a JIT on, whose compiled code perf names only through the JIT's perf map.
+        @jit_rubies = Array(header&.fetch("rubies", nil)).select do |r|
+          features = r.dig("info", "features") || {}
+          features["yjit_enabled"] || features["zjit_enabled"]
+        end.map { |r| r["name"] }
+        records = path ? Records.read(path, header).values : []
+        serial = records.select { |r| r["model"] == BASELINE && r["profile"] }
+        by_key = serial.to_h { |r| [Findings.key(r), r] }
+        by_jobs = serial.to_h { |r| [jobs(r), r] }
+        @entries = records.map do |r|
+          base = (r["model"] == BASELINE) ? nil : (by_key[Findings.key(r)] || by_jobs[jobs(r)])
+          diff = Difference.new(r["profile"], base["profile"]) if base && r["profile"] && base["tool"] == r["tool"]
+          Entry.new(record: r, serial: base, difference: diff)
+        end.sort_by { |e| [e.key.map(&:to_s), (e.model == BASELINE) ? "" : e.model.to_s] }
+      end
+
+      attr_reader :entries
+
+      def any? = !@entries.empty?
+
+      # The entry of a report's row (a Row's Hash), or nil.
+      def for_row(row)
+        @by_row ||= @entries.to_h { |e| [[*e.key, e.model], e] }
+        @by_row[[row["workload"], row["params"], row["workers"], row["messages"], row["ruby"], row["model"]]]
+      end
+
+      # The entries of one workload, size and Ruby together (serial first).
+      def panels = @entries.chunk_while { |a, b| a.key == b.key }.to_a
+
+      # Why profiles are missing or can see less than they should: the
+      # collection's own notes (no perf, a Ruby without vernier), a Ruby
+      # with no symbols, JIT code perf could not name.
+      def cautions
+        lines = @notes.dup
+        @entries.select(&:ok?).group_by { |e| e.record["ruby"] }.each do |ruby, entries|
+          stripped = entries.map { |e| e.profile["interpreter"] }.compact.max_by { |i| i["samples"].to_i }
+          if stripped && stripped["samples"].to_i.positive? && stripped["unnamed"].to_f / stripped["samples"] > 1 - STRIPPED
+            share = stripped["unnamed"].to_f / stripped["samples"]
+            lines << "#{ruby}: the interpreter (#{stripped["library"]}) has no symbols (a stripped build): " \
+              "#{format("%.0f%%", share * 100)} of its #{stripped["samples"]} samples could not be named, so garbage " \
+              "collection, allocation, locks and the interpreter's own work inside it fall together under " \
+              "\"#{Categories.label("unnamed")}\"; profile a Ruby with its symbols (one built by ruby-build, rbenv, " \
+              "asdf or mise keeps them; Debian's needs its -dbgsym package from the debug archive)"
+          end
+          jit = entries.map { |e| jit_share(e.profile) }.max
+          if jit > UNNAMED_JIT && @jit_rubies.include?(ruby)
+            lines << "#{ruby}: up to #{format("%.0f%%", jit * 100)} of a profile fell in JIT code perf could not name " \
+              "(no perf map: this Ruby has no --yjit-perf or --zjit-perf, which came with Ruby 3.3)"
+          end
+        end
+        lines
+      end
+
+      private
+
+      def jobs(record) = [record["workload"], record["workers"].to_i * record["messages"].to_i, Plan::Configuration.params_label(record["params"]), record["ruby"]]
+
+      def jit_share(profile)
+        unnamed = profile["unnamed"] || {}
+        anonymous = unnamed.select { |library, _| library.start_with?("anonymous memory") }.values.sum
+        profile["samples"].to_i.positive? ? anonymous.to_f / profile["samples"].to_i : 0.0
+      end
+    end
+  end
+end

@@ -1,0 +1,141 @@
+# frozen_string_literal: true
+
+require_relative "categories"
+require_relative "summary"
+require_relative "idle_cores"
+
+module Ractorbench
+  module Profile
+    # Reads `perf script --show-switch-events -F
+    # pid,tid,time,event,period,ip,sym,dso,trace` of a recording made with
+    # call chains (-g) into a Summary. An event is a line "PID/TID TIME:
+    # PERIOD EVENT: [fields]" then its frames, leaf first, one a line:
+    # "ADDRESS SYMBOL (LIBRARY)", "[unknown]" for an address no symbol
+    # covers. A cpu-clock sample's period is the CPU time it stands for
+    # (nanoseconds); a sched:sched_switch event says why a thread left its
+    # core (the function it went to sleep in); a "PERF_RECORD_SWITCH IN|OUT
+    # [preempt]" line, when it left and came back.
+    #
+    # Kernel frames come with a trustworthy chain; of the user-space frames
+    # only the first is (the interpreter is not built with frame pointers,
+    # so perf's walk past it reads garbage), and it is what a sample is
+    # counted under. The cores the run could use but left idle are added
+    # (IdleCores), so that a profile holds the run's core time.
+    class PerfScript
+      HEAD = %r{\A\s*(\d+)/(\d+)\s+(\d+\.\d+):\s+(\d+)\s+(\S+):(?:\s+(.*?))?\s*\z}
+      SWITCH = %r{\A\s*\d+/(\d+)\s+(\d+\.\d+):\s+PERF_RECORD_SWITCH\s+(IN|OUT)(\s+preempt)?}
+      FRAME = /\A\s*([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*\z/
+      SCHED_SWITCH = "sched:sched_switch"
+      KERNEL = "[kernel.kallsyms]"
+      UNKNOWN = "[unknown]"
+      # A sched_switch event and the switch record of the same moment.
+      SAME_MOMENT = 0.001
+
+      # The idle cores' pseudo-functions, by the category they are charged to.
+      IDLE = Hash.new { |_, category| "(cores idle: #{Categories.label(category)})" }
+        .merge("others" => "(cores taken by other programs)", "gc" => "(cores idle while GC ran)").freeze
+
+      # interpreter: whether a library path is the Ruby under test (its
+      # executable or libruby), for code with no symbol and for what is
+      # the interpreter's own; capacity: the cores the run could use.
+      def self.summary(io, interpreter:, capacity: 1)
+        new(interpreter, capacity).read(io)
+      end
+
+      def initialize(interpreter, capacity)
+        @interpreter = interpreter
+        @summary = Summary.new
+        @idle = IdleCores.new(capacity)
+        @summary.capacity = capacity
+        @off = {}
+        @reasons = {}
+        @root = nil
+      end
+
+      def read(io)
+        head = nil
+        frames = []
+        io.each_line do |line|
+          if (found = HEAD.match(line))
+            event(head, frames) if head
+            head = found
+            frames = []
+          elsif (frame = FRAME.match(line)) && head
+            frames << [frame[2], frame[3]]
+          elsif (switch = SWITCH.match(line))
+            switched(switch[1], Float(switch[2]), switch[3] == "IN", !switch[4].nil?)
+          end
+        end
+        event(head, frames) if head
+        @idle.idle.each { |category, seconds| @summary.add_idle(category, IDLE[category], seconds) }
+        @summary
+      end
+
+      private
+
+      def event(head, frames)
+        pid, tid, time = Integer(head[1]), head[2], Float(head[3])
+        @root ||= pid
+        @summary.pids << pid
+        if head[5] == SCHED_SWITCH
+          @reasons[tid] = [time, category(frames).first] unless head[6].to_s.match?(/prev_state=R\b/)
+        else
+          sample(time, Integer(head[4]) / 1e9, frames)
+        end
+      end
+
+      # A thread left its core (preempted: ready to run on) or came back.
+      def switched(tid, time, back, preempted)
+        unless back
+          @off[tid] = [time, preempted]
+          return
+        end
+
+        since, was_preempted = @off.delete(tid)
+        return unless since
+
+        if was_preempted
+          @idle.preempted(since, time)
+        elsif tid != @root.to_s
+          at, reason = @reasons.delete(tid)
+          @idle.blocked(since, time, (at && (at - since).abs <= SAME_MOMENT) ? reason : IdleCores::WAITING)
+        end
+      end
+
+      def sample(time, seconds, frames)
+        category, function, stack, user_symbol, user_dso, kernel, interpreter = category(frames)
+        @summary.unnamed_in(library(user_dso)) if user_dso && user_symbol.nil? && kernel.empty?
+        @summary.interpreter_sample(library(user_dso), named: !user_symbol.nil?) if interpreter && kernel.empty?
+        @summary.add(category, function, seconds, stack: stack)
+        @idle.add(time, seconds, category)
+      end
+
+      # The category of a chain of frames, and what it was named by.
+      def category(frames)
+        kernel = frames.take_while { |_, dso| dso == KERNEL }.map(&:first)
+        user_symbol, user_dso = frames[kernel.size]
+        user_symbol = nil if user_symbol == UNKNOWN || user_symbol&.start_with?("0x")
+        interpreter = user_dso && @interpreter.call(user_dso)
+        category = Categories.native(kernel, user_dso && [user_symbol, user_dso], interpreter: interpreter)
+        function = name(kernel, user_symbol, user_dso)
+        stack = [user_symbol || function, *kernel.reverse.map { |f| "#{f} [k]" }].uniq
+        [category, function, stack, user_symbol, user_dso, kernel, interpreter]
+      end
+
+      # The function a sample was in: the kernel's, marked, or the user
+      # frame's, or the library it fell in when that has no symbol.
+      def name(kernel, symbol, dso)
+        return "#{kernel.first} [k]" unless kernel.empty?
+        return symbol if symbol
+
+        "(no symbol in #{library(dso)})"
+      end
+
+      def library(dso)
+        return "anonymous memory" if dso.nil? || dso == UNKNOWN || dso.start_with?("//anon")
+
+        File.basename(dso)
+      end
+    end
+  end
+end

@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../plan/configuration"
+require_relative "../store/marks"
+
+module Ractorbench
+  module Profile
+    # The "profile" lines of a results file: one profiled run of a
+    # configuration each. Store.read reads "run" lines only, so no figure
+    # of any report comes from them; this reads them, and only in a file
+    # whose header says it was collected with --profile.
+    module Records
+      TYPE = "profile"
+      MARK = '"type":"profile"'
+
+      module_function
+
+      def id(configuration) = "#{configuration.label}/profile"
+
+      # The folder beside a results file that holds its profiles.
+      def folder(results_path)
+        File.join(File.dirname(results_path), "#{File.basename(results_path, ".*")}.profiles")
+      end
+
+      # {configuration label => record}, the last line of each (nil-safe:
+      # a line that is not a JSON object is skipped, as a damaged run line is).
+      def read(path, header)
+        return {} unless header&.key?("profile")
+
+        found = {}
+        File.foreach(path, mode: "rb") do |line|
+          next unless line.include?(MARK)
+
+          record = Store::Marks.parse(line)
+          next unless record && record["type"] == TYPE && record["workload"].is_a?(String)
+
+          found[Plan::Configuration.of(record).label] = record
+        end
+        found
+      rescue SystemCallError
+        {}
+      end
+    end
+  end
+end
