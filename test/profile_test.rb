@@ -51,6 +51,17 @@ class ProfileTest < Minitest::Test
     text = ractorbench("report", path).out
     assert_match(/^Where the time went: One extra run of each configuration, profiled with perf/, text)
     assert_match(/^fib \(n=16\) W=2 M=2 ruby: threads against serial \(perf, core time\)$/, text)
+    html = File.join(@dir, "fib.html")
+    assert_equal 0, ractorbench("report", path, "--format", "html", "-o", html).code
+    assert_match(%r{<h2 id="profiles">Where the time went</h2>}, File.read(html))
+    assert_match(/^### Where the time went$/, ractorbench("report", path, "--format", "markdown").out)
+
+    # A collection resumed runs the profiles it lacks, and only those.
+    File.write(path, File.readlines(path).reject { |l| l.include?('"model":"threads"') && l.include?('"type":"profile"') }.join)
+    resumed = ractorbench("run", "--resume", path)
+    assert_equal 0, resumed.code, resumed.err
+    assert_equal 4, runs_in(path).size
+    assert_equal %w[serial threads], profile_lines(path).map { |p| p["model"] }.sort
   end
 
   # The heavy allocation of a large live heap: under ractors, GC's share of

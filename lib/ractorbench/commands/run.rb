@@ -265,7 +265,7 @@ module Ractorbench
         return unless session.profile&.any?
 
         session.profile.collect(session.planned || session.runs, catalog: session.catalog, targets: session.targets,
-          timeout: session.timeout, writer: session.writer, io: @err)
+          timeout: session.timeout, writer: session.writer, io: @err, recorded: session.runs.size)
       end
 
       def stopped(error, session)

@@ -8,6 +8,7 @@ require_relative "records"
 require_relative "../measure/launcher"
 require_relative "../measure/outcome"
 require_relative "../measure/runner"
+require_relative "../measure/collector"
 require_relative "../measure/machine"
 require_relative "../plan/configuration"
 require_relative "../printable"
@@ -42,14 +43,20 @@ module Ractorbench
         end
       end
 
-      def collect(specs)
+      # recorded: the timed runs the collection recorded, for what a Ctrl-C
+      # says (Measure::Collector::Stopped): the profiles left run on --resume.
+      def collect(specs, recorded:)
         specs.each do |spec|
           @progress.started("profile #{spec.configuration.label}")
           record = profile(spec)
-          @writer.append(record)
+          Thread.handle_interrupt(SignalException => :never) { @writer.append(record) }
           @progress.say("PROFILE FAILED #{record["id"]}: #{Printable.name(record["reason"])}") unless record["status"] == "ok"
           @progress.finished
         end
+      rescue SignalException => e
+        # The Launcher has killed the profiled run and its tree.
+        signo = e.signo || Signal.list.fetch("INT")
+        raise Measure::Collector::Stopped.new(Signal.signame(signo), signo, recorded)
       ensure
         @progress.finish
       end

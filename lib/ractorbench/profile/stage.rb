@@ -32,7 +32,8 @@ module Ractorbench
 
       # The profiled runs, after every timed run: one a configuration of
       # runs that has none yet in the file (writer's).
-      def collect(runs, catalog:, targets:, timeout:, writer:, io:)
+      # recorded: how many timed runs the collection holds (said if stopped).
+      def collect(runs, catalog:, targets:, timeout:, writer:, io:, recorded: runs.size)
         done = Records.read(writer.path, {"profile" => true}).values.to_h { |r| [r["id"], true] }
         specs = Collection.pending(runs, catalog, @tools, done: done)
         return if specs.empty?
@@ -42,7 +43,7 @@ module Ractorbench
         progress.say("ractorbench: --profile: #{Plural.count(specs.size, "profiled run")} (#{used}), one a configuration, " \
           "after the timed runs and not among them; profiles in #{Records.folder(writer.path)}")
         Collection.new(catalog: catalog, targets: targets, timeout: timeout, writer: writer, tools: @tools, progress: progress)
-          .collect(specs)
+          .collect(specs, recorded: recorded)
       end
     end
   end
