@@ -50,7 +50,7 @@ module Ractorbench
           @progress.started("profile #{spec.configuration.label}")
           record = profile(spec)
           Thread.handle_interrupt(SignalException => :never) { @writer.append(record) }
-          @progress.say("PROFILE FAILED #{record["id"]}: #{Printable.name(record["reason"])}") unless record["status"] == "ok"
+          @progress.say("PROFILE FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
           @progress.finished
         end
       rescue SignalException => e

@@ -25,6 +25,9 @@ module Ractorbench
         def profile = record["profile"]
         def ok? = record["status"] == "ok" && !profile.nil?
 
+        # A model this Ruby (or this workload) does not run: nothing to profile.
+        def unsupported? = record["status"] == "unsupported"
+
         # "core time" (perf: CPU and the run's idle cores) or "thread time"
         # (vernier samples threads, waiting too).
         def measure = Findings.measure(record["tool"])
@@ -33,7 +36,7 @@ module Ractorbench
       # The findings of an Analysis (read once a file, however many parts
       # of a report ask).
       def self.of(analysis)
-        cache = (@cache ||= {}.compare_by_identity)
+        cache = (@cache ||= ObjectSpace::WeakMap.new)
         cache[analysis] ||= new(analysis.header, analysis.contents.path)
       end
 
@@ -47,6 +50,7 @@ module Ractorbench
         @asked = header&.dig("profile", "asked")
         @notes = Array(header&.dig("profile", "notes"))
         # The Rubies that ran with a JIT on, whose compiled code perf names only through the JIT's perf map.
+        @families = header&.fetch("families", nil) || {}
         @jit_rubies = Array(header&.fetch("rubies", nil)).select do |r|
           features = r.dig("info", "features") || {}
           features["yjit_enabled"] || features["zjit_enabled"]
@@ -80,6 +84,11 @@ module Ractorbench
       # with no symbols, JIT code perf could not name.
       def cautions
         lines = @notes.dup
+        forked = @entries.select { |e| e.record["tool"] == "vernier" && @families[e.model] == "process" }.map(&:model).uniq
+        unless forked.empty?
+          lines << "vernier samples the process it runs in: the profiles of #{forked.join(", ")} hold the supervisor's " \
+            "threads, not the forked workers' (--profile=perf samples every process)"
+        end
         @entries.select(&:ok?).group_by { |e| e.record["ruby"] }.each do |ruby, entries|
           stripped = entries.map { |e| e.profile["interpreter"] }.compact.max_by { |i| i["samples"].to_i }
           if stripped && stripped["samples"].to_i.positive? && stripped["unnamed"].to_f / stripped["samples"] > 1 - STRIPPED

@@ -20,6 +20,10 @@ module Ractorbench
       # feature that says it is on.
       JIT_MAPS = {"yjit" => "--yjit-perf", "zjit" => "--zjit-perf"}.freeze
       SCHED_SWITCH = "sched:sched_switch"
+      # perf record's own options: quiet, and without the side-band thread
+      # that watches BPF programs come and go (it holds every recording
+      # open a second after the run has ended).
+      RECORD = %w[record -q --no-bpf-event].freeze
 
       module_function
 
@@ -32,7 +36,7 @@ module Ractorbench
       def problem
         Dir.mktmpdir("ractorbench-perf-check") do |dir|
           control = fifos(dir)
-          result = Command.run([binary, "record", "-q", "-D", "-1", "--control", control, "-o", File.join(dir, "check.data"),
+          result = Command.run([binary, *RECORD, "-D", "-1", "--control", control, "-o", File.join(dir, "check.data"),
             "--", "true"], timeout: CHECK_TIMEOUT)
           result.ok ? nil : explain(said(result))
         end
@@ -70,7 +74,7 @@ module Ractorbench
       def record(target, timeout:, capacity:)
         Dir.mktmpdir("ractorbench-profile") do |dir|
           data = File.join(dir, "perf.data")
-          argv = [binary, "record", "-q", *events, "-g", "--switch-events", "-D", "-1", "--control", fifos(dir), "-o", data, "--"]
+          argv = [binary, *RECORD, *events, "-g", "--switch-events", "-D", "-1", "--control", fifos(dir), "-o", data, "--"]
           control, ack = File.join(dir, "control"), File.join(dir, "ack")
           launched = yield(Wrapped.new(argv + target.argv + jit_maps(target), target.env), {"tool" => "perf", "control" => control, "ack" => ack})
           [launched, read(data, target, timeout: timeout, capacity: capacity)]
@@ -103,7 +107,7 @@ module Ractorbench
         return @tracepoint unless @tracepoint.nil?
 
         @tracepoint = Dir.mktmpdir("ractorbench-perf-check") do |dir|
-          Command.run([binary, "record", "-q", "-e", SCHED_SWITCH, "-o", File.join(dir, "check.data"), "--", "true"],
+          Command.run([binary, *RECORD, "-e", SCHED_SWITCH, "-o", File.join(dir, "check.data"), "--", "true"],
             timeout: CHECK_TIMEOUT).ok
         end
       end

@@ -24,7 +24,6 @@ module Ractorbench
     class PerfScript
       HEAD = %r{\A\s*(\d+)/(\d+)\s+(\d+\.\d+):\s+(\d+)\s+(\S+):(?:\s+(.*?))?\s*\z}
       SWITCH = %r{\A\s*\d+/(\d+)\s+(\d+\.\d+):\s+PERF_RECORD_SWITCH\s+(IN|OUT)(\s+preempt)?}
-      FRAME = /\A\s*([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*\z/
       SCHED_SWITCH = "sched:sched_switch"
       KERNEL = "[kernel.kallsyms]"
       UNKNOWN = "[unknown]"
@@ -48,22 +47,29 @@ module Ractorbench
         @idle = IdleCores.new(capacity)
         @summary.capacity = capacity
         @off = {}
+        @frames = {}
+        @chains = {}
         @reasons = {}
         @root = nil
       end
 
+      # A run with many context switches gives perf script hundreds of
+      # thousands of lines, most of them frames: each distinct frame line
+      # (an address and its symbol) is cut apart once, and the frames past
+      # the first user frame are not even looked at.
       def read(io)
         head = nil
         frames = []
         io.each_line do |line|
-          if (found = HEAD.match(line))
+          if line.start_with?("\t")
+            frames << (@frames[line] ||= frame(line)) if head && (frames.empty? || frames.last[1] == KERNEL)
+          elsif line.include?("PERF_RECORD_SWITCH")
+            switch = SWITCH.match(line) or next
+            switched(switch[1], Float(switch[2]), switch[3] == "IN", !switch[4].nil?)
+          elsif (found = HEAD.match(line))
             event(head, frames) if head
             head = found
             frames = []
-          elsif (frame = FRAME.match(line)) && head
-            frames << [frame[2], frame[3]]
-          elsif (switch = SWITCH.match(line))
-            switched(switch[1], Float(switch[2]), switch[3] == "IN", !switch[4].nil?)
           end
         end
         event(head, frames) if head
@@ -72,6 +78,13 @@ module Ractorbench
       end
 
       private
+
+      # "\t    7f13cf51ec50 gc_sweep_step (/opt/.../ruby)\n": [symbol, library].
+      def frame(line)
+        _, rest = line.split(" ", 2)
+        symbol, open, library = rest.to_s.rpartition(" (")
+        open.empty? ? [UNKNOWN, UNKNOWN] : [symbol.strip, library.chomp.chomp(")")].map(&:freeze).freeze
+      end
 
       def event(head, frames)
         pid, tid, time = Integer(head[1]), head[2], Float(head[3])
@@ -110,8 +123,11 @@ module Ractorbench
         @idle.add(time, seconds, category)
       end
 
-      # The category of a chain of frames, and what it was named by.
-      def category(frames)
+      # The category of a chain of frames, and what it was named by: worked
+      # out once for each chain (a sleeping thread's are few and repeat).
+      def category(frames) = @chains[frames] ||= categorise(frames)
+
+      def categorise(frames)
         kernel = frames.take_while { |_, dso| dso == KERNEL }.map(&:first)
         user_symbol, user_dso = frames[kernel.size]
         user_symbol = nil if user_symbol == UNKNOWN || user_symbol&.start_with?("0x")

@@ -24,7 +24,7 @@ module Ractorbench
         module_function
 
         def tables(findings)
-          findings.entries.filter_map do |entry|
+          findings.entries.reject(&:unsupported?).filter_map do |entry|
             next if entry.model == Profile::Findings::BASELINE && entry.ok? && has_comparison?(findings, entry)
 
             table(entry)
@@ -116,7 +116,7 @@ module Ractorbench
         # label: how a record's configuration is named (try names the worker
         # count only: its workload is the user's file).
         def compact(findings, label: ->(record) { Notes.label(label_row(record)) })
-          lines = findings.entries.filter_map do |e|
+          lines = findings.entries.reject(&:unsupported?).filter_map do |e|
             next "PROFILE FAILED: #{label.call(e.record)}: #{e.model}: #{Printable.name(e.record["reason"])}" unless e.ok?
 
             "WHERE THE TIME WENT: #{label.call(e.record)}: #{e.model}: #{e.difference.sentence(e.measure)}" if e.difference
