@@ -11,10 +11,11 @@ Gem::Specification.new do |spec|
     "workload the same way, and reports every figure with its sample count and spread."
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
-  # What the README shows ships: the examples and their recorded results
-  # (test/packaging_test.rb builds the gem and checks).
-  spec.files = Dir["lib/**/*", "harness/**/*", "exe/*", "README.md", "LICENSE", "docs/ARCHITECTURE.md",
-    "docs/report-sample.png", "examples/**/*"].select { |f| File.file?(f) }
+  # What the README shows ships: the examples and their recorded results,
+  # and the reference in docs/ it points to (test/packaging_test.rb builds
+  # the gem and checks).
+  spec.files = Dir["lib/**/*", "harness/**/*", "exe/*", "README.md", "LICENSE", "docs/**/*", "examples/**/*"]
+    .select { |f| File.file?(f) }
   spec.bindir = "exe"
   spec.executables = ["ractorbench"]
   spec.require_paths = ["lib"]

@@ -30,9 +30,13 @@ class PackagingTest < Minitest::Test
 
     %w[README.md exe/ractorbench harness/child.rb docs/ARCHITECTURE.md].each { |f| assert_includes files, f }
     readme = File.read(File.join(ROOT, "README.md"))
-    # Every file the README's examples and pictures use, and every example.
+    # Every file the README's and docs' examples and pictures use, every
+    # example, and the docs the README points to.
     shown = ReadmeExamples.examples.flat_map { |e| Shellwords.split(e.command).grep(%r{\A[\w./-]+\.(jsonl|rb)\z}) }
-    shown += readme.scan(/!\[[^\]]*\]\(([^)]+)\)/).flatten
+    shown += ReadmeExamples.files.flat_map do |file|
+      File.read(file).scan(/!\[[^\]]*\]\(([^)]+)\)/).flatten.map { |f| File.expand_path(f, File.dirname(file)).delete_prefix("#{ROOT}/") }
+    end
+    shown += ReadmeExamples.files.map { |f| f.delete_prefix("#{ROOT}/") }
     shown += readme.scan(%r{`(examples/[\w./-]+)`}).flatten.map { |f| File.exist?(File.join(ROOT, f)) ? f : "examples/#{File.basename(f)}" }
     shown += Dir[File.join(ROOT, "examples", "**", "*")].select { |f| File.file?(f) }.map { |f| f.delete_prefix("#{ROOT}/") }
     refute_empty shown

@@ -74,10 +74,10 @@ class TryCheckTest < Minitest::Test
   end
 
   def test_three_constants_in_one_check_and_a_fix_that_loads_and_passes
-    result, out = check("test/fixtures/try/three_constants.rb")
+    result, out = check("examples/fixes/three_constants.rb")
     assert_equal 1, result.code, result.out + result.err
     assert_match(/\(3 problems, found in one check\)/, out)
-    file = "test/fixtures/try/three_constants.rb"
+    file = "examples/fixes/three_constants.rb"
     {"Object::BODIES (an Array, not frozen)" => 7, "ThreeConstants::MASSES (a Hash, not frozen)" => 11,
      "ThreeConstants::NAMES (an Array, not frozen)" => 12}.each do |what, line|
       assert_match(/what:  constant #{Regexp.escape(what)}, defined at #{file}:#{line}\n  where: #{file}:15   BODIES\.sum/, out)
@@ -104,14 +104,14 @@ class TryCheckTest < Minitest::Test
   # Ruby 3.1's message names the lexical scope ("ThreeConstants::BODIES", no
   # such constant); 4.0's names the owner. Both are reported as the owner.
   def test_the_owner_of_a_top_level_constant_used_from_a_module
-    _, out = check("test/fixtures/try/three_constants.rb")
+    _, out = check("examples/fixes/three_constants.rb")
     assert_match(/what:  constant Object::BODIES \(an Array, not frozen\)/, out)
     refute_match(/ThreeConstants::BODIES/, out)
   end
 
   def test_the_owner_of_a_top_level_constant_on_ruby_4
     skip "#{RUBY4} is not installed (shared/rubies/install.sh installs it)" unless File.executable?(RUBY4)
-    result, out = check("test/fixtures/try/three_constants.rb", "--ruby", RUBY4)
+    result, out = check("examples/fixes/three_constants.rb", "--ruby", RUBY4)
     assert_equal 1, result.code, result.out + result.err
     assert_match(/what:  constant Object::BODIES \(an Array, not frozen\)/, out)
     assert_match(/what:  constant ThreeConstants::MASSES/, out)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "shellwords"
 require_relative "../printable"
 require_relative "../store"
 require_relative "../analysis"
@@ -9,6 +10,8 @@ require_relative "../store/atomic_file"
 require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/side_by_side"
+require_relative "tour"
+require_relative "try"
 
 require_relative "../cli"
 require_relative "../cli/parser"
@@ -20,6 +23,8 @@ module Ractorbench
       EXIT_CODES = [[0, "the report is written"], [1, "some runs computed a different result than serial (the report says which)"],
         [2, "bad input (a missing or unreadable results file, an unknown format): one line on stderr"]].freeze
       HUMAN = %w[text bm].freeze
+      # Commands whose file's summary is what they printed at their end (#ending).
+      ENDINGS = {"tour" => Tour, "try" => Try}.freeze
 
       def initialize(argv, out:, err:)
         @out = out
@@ -105,12 +110,28 @@ module Ractorbench
         raise UsageError, "--by takes ruby (each Ruby side by side) or machine (each machine of a merged file), got #{field.inspect}"
       end
 
+      # The tour and try end with more than the summary (the answer; try's
+      # screen): the summary of a file one of them wrote is what it printed
+      # at its end, that command rebuilt from the command line the file
+      # records. nil for any other file, or a command line this version
+      # no longer takes.
+      def ending(analysis)
+        name, *argv = Shellwords.split(analysis.header["command"].to_s).drop(1)
+        command = ENDINGS[name]
+        command&.new(argv, out: @out, err: @err)&.ending(analysis)
+      rescue UsageError, ArgumentError
+        nil
+      end
+
       # The summary laid out and wrapped for the terminal; text and bm coloured there.
       def for_terminal(renderer, analysis)
         terminal = @parser.terminal(@out)
         # Names and reasons come from the file: their control characters are
         # escaped before our own colours go in.
         if @format == "summary"
+          ending = ending(analysis)
+          return ending if ending
+
           text = Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour))
           terminal.present(terminal.color? ? text : Printable.terminal(text))
         elsif HUMAN.include?(@format)

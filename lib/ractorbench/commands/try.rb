@@ -188,10 +188,33 @@ module Ractorbench
         path = writer.path
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
-        terminal = parser.terminal(@out)
-        report = Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: note).report(width: terminal.width)
-        @out.write(terminal.present(report.to_s))
+        report = screen(analysis, note)
+        @out.write(parser.terminal(@out).present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
+      end
+
+      public
+
+      # What try prints at its end, from its results file alone: `report
+      # FILE --format summary` of a try's file prints it again, this command
+      # rebuilt from the command line the file records.
+      def ending(analysis) = parser.terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
+
+      private
+
+      def screen(analysis, items_note)
+        Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: parser.terminal(@out).width)
+      end
+
+      # How the item count was chosen, from what the file recorded: the
+      # check's time per item and the sweep's worker counts.
+      def recorded_items_note(analysis)
+        try = analysis.header["try"]
+        counts = Array(analysis.header.dig("plan", "runs")).reject { |r| r["model"] == "serial" }.map { |r| r["workers"] }.uniq.sort
+        return if counts.empty?
+
+        items, note = Ractorbench::Advisor::SweepPlan.items(@items, try.dig("preflight", "seconds_per_item"), counts)
+        note if items == try["items"]
       end
 
       # The sweep before it starts: what runs, how much work a run does, and
