@@ -14,7 +14,7 @@ module Ractorbench
     # seed ("time of making threads/ractors is excluded").
     module Ring
       extend Harness::Primitive
-      workload "ring", "a token passed round a ring of N nodes W x M times: threads, ractors, fibers; --param nodes=N (seed 002)"
+      workload "ring", "a token passed round a ring of N nodes W x M times: threads, ractors, fibers; --param nodes=N (Ractor reconsidered)"
 
       STOP = :stop
 

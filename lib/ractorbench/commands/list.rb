@@ -32,7 +32,7 @@ module Ractorbench
         section("Examples (ractorbench try --example NAME; files in #{Ractorbench::Advisor::Examples::DIR})",
           Ractorbench::Advisor::Examples.all.map { |name, file| [name, Ractorbench::Advisor::Examples.description(file)] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
-          Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
+          Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; Concurrently: #{s.seed}]"] })
         0
       end
 

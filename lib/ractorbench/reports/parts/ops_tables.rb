@@ -13,7 +13,7 @@ module Ractorbench
       # ractorbench ran for it, the seed's "N executions in T seconds", and
       # operations per second net of the empty loop with their spread.
       module OpsTables
-        HEADINGS = ["seed", "ractorbench ran", "model", "ruby", "n", "executions (median sample)",
+        HEADINGS = ["Concurrently", "ractorbench ran", "model", "ruby", "n", "executions (median sample)",
           "ops/s net (mean ± sd)", "± %"].freeze
 
         module_function
@@ -30,7 +30,7 @@ module Ractorbench
         def compact(analysis, width)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
             rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
-            columns = Columns.new(["seed", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
+            columns = Columns.new(["Concurrently", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
               right: rubies ? [4, 5] : [3, 4])
             rows.each do |r|
               figures = outcome(r) ? ["", outcome(r).split(":").first] : [r["samples"].to_s, short_ops(r["ops_per_second"])]
@@ -100,7 +100,7 @@ module Ractorbench
 
           loops = measured.map { |r| r["loop_ns_per_op"] }.minmax.map { |ns| format("%.1f", ns) }.uniq.join("-")
           lines = ["ops/s net: executions per second once the empty loop's cost (batch.each { }, its fastest sample: #{loops} ns " \
-            "an operation) is taken off; n = samples; executions: the seed's gross figure for the median sample. " \
+            "an operation) is taken off; n = samples; executions: Concurrently's gross figure for the median sample. " \
             "GC #{measured.map { |r| r["gc"] }.uniq.join("/")}#{async_note(measured)}."]
           lines.concat(measured.filter_map { |r| r["gc_note"] }.uniq)
           rows.each { |r| r["failed"].each { |reason| lines << "FAILED #{r["subject"]} on #{r["ruby"]}: #{reason}" } }
