@@ -22,7 +22,7 @@ module Ractorbench
         ["fibers", "Fiber::Scheduler", "Fiber::Scheduler, and no RubyGems to load async from"],
         ["threads", "Thread", "Thread"],
         ["ractors", "Ractor", "Ractor"],
-        ["processes", "Process", "fork (no Process in its core)"]
+        ["processes", "Process", "fork: its core has no Process"]
       ]
 
       @all = {}
