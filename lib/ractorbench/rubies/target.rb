@@ -64,8 +64,10 @@ module Ractorbench
           launched = Measure::Launcher.new(self, programs.probe, timeout: timeout).call(nil)
           first ||= launched
           record = launched.record unless launched.channel_problem
-          answered = record&.key?("ractorbench_probe") && !launched.timed_out && launched.status.success?
-          break @info = record if answered && programs.engine?(record)
+          if record&.key?("ractorbench_probe") && !launched.timed_out && launched.status.success? && programs.engine?(record)
+            @info = record
+            break
+          end
           break if launched.timed_out
         end
         raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{why_not(first, timeout)}" unless @info
