@@ -6,6 +6,7 @@ require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../errors"
 require_relative "../printable"
+require_relative "../rubies/child_programs"
 require_relative "../rubies/discovery"
 require_relative "../rubies/target"
 
@@ -45,7 +46,18 @@ module Ractorbench
         f = found.features
         base.merge("version" => found.version, "engine" => found.engine, "description" => found.info["description"],
           "yjit" => f["yjit"] ? true : false, "zjit" => f["zjit"] ? true : false,
-          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found))
+          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found),
+          **own_programs(found))
+      end
+
+      # An engine with programs of its own (mruby) lists what its probe
+      # found, as it was built with some gems and not others.
+      def own_programs(found)
+        names = Ractorbench::Rubies::ChildPrograms.for(found.info).features
+        return {} if names.empty?
+
+        has, lacks = names.keys.partition { |key| found.features[key] }
+        {"has" => has.map { |k| names[k] }, "lacks" => lacks.map { |k| names[k] }}
       end
 
       def ractor_api(features)
@@ -61,6 +73,13 @@ module Ractorbench
         probed.info.dig("features", "mn", "threads", "active")
       rescue UsageError
         nil
+      end
+
+      def own_programs_lines(rows)
+        rows.select { |r| r["has"] }.map do |r|
+          Printable.name("#{r["name"]} has #{r["has"].join(", ")}; lacks #{r["lacks"].join(", ")}: " \
+            "`run --suite concurrently --ruby #{r["engine"]}` measures what these allow, the rest are \"not supported\" rows.") + "\n"
+        end.join
       end
 
       def table(rows)
@@ -81,7 +100,7 @@ module Ractorbench
         end
         table = Terminal::Table.new(headings: %w[name version engine YJIT ZJIT Ractor M:N fork found path], rows: body)
         table.style = {border_top: false, border_bottom: false, border_x: "-", border_i: " ", border_y: " "}
-        "#{table}\n--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
+        "#{table}\n#{own_programs_lines(rows)}--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
           "Ractor: Port (Ruby 4.0's API) or yield/take (3.x); M:N: RUBY_MN_THREADS=1 takes effect."
       end
     end

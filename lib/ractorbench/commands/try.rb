@@ -102,6 +102,10 @@ module Ractorbench
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
+        unless target.programs.loads_harness?
+          raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
+            "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
+        end
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
