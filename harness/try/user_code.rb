@@ -13,6 +13,10 @@ module Ractorbench
         end
 
         FRAME = /\A(?<path>.+?):(?<line>\d+)(?::in [`'](?<label>.*)')?/
+        # ractorbench's example workloads (`try --example NAME`): a user runs
+        # them as their own file, so they are user code even where an
+        # installed gem puts them, under a gem directory below.
+        EXAMPLES_DIR = File.expand_path("../../examples", __dir__).freeze
         # Frozen all the way down, so that code inside a ractor may read it.
         NOT_USER = [File.expand_path("..", __dir__),
           *RbConfig::CONFIG.values_at("rubylibdir", "rubyarchdir", "vendordir", "sitedir"),
@@ -44,7 +48,7 @@ module Ractorbench
           return false if path.start_with?("<internal:", "<")
 
           full = File.expand_path(path)
-          NOT_USER.none? { |dir| full.start_with?(dir) }
+          full.start_with?(File.join(EXAMPLES_DIR, "")) || NOT_USER.none? { |dir| full.start_with?(dir) }
         end
 
         def same_file?(path, file)
