@@ -71,7 +71,7 @@ class TryReportTest < Minitest::Test
     assert(runs.all? { |r| r["params"]["seconds_per_item"].is_a?(Float) }, "every run records the hint")
     assert(runs.all? { |r| r["id"].include?("seconds_per_item=") }, "and its id keeps it")
     refute_includes @try_out, "seconds_per_item"
-    %w[text markdown bm html].each do |format|
+    %w[text summary markdown bm html].each do |format|
       out = File.join(@dir, "report.#{format}")
       report = ractorbench("report", @results, "--format", format, "-o", out)
       assert_equal 0, report.code, report.err
