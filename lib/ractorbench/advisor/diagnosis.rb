@@ -123,6 +123,8 @@ module Ractorbench
       end
 
       FAILURE = /(?<class>Ractor::\w+): (?<message>.*) \((?<path>[^()\s]+):(?<line>\d+), item (?<index>\d+)\)\z/
+      # What the adapter adds to a Ractor::UnsafeError's message.
+      UNSAFE_METHOD = / \(the C method (\S+)\)\z/
 
       # From a ractors run that failed in the sweep (on an item the check
       # did not try): the adapter put the error and the user's line in it.
@@ -135,8 +137,9 @@ module Ractorbench
         rescue SystemCallError, IOError
           nil
         end
-        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => m[:message]},
-                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source}
+        message = m[:message].sub(UNSAFE_METHOD, "")
+        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => message},
+                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source, "unsafe_method" => m[:message][UNSAFE_METHOD, 1]}
         ractor("ractor_problems" => [facts], "work_location" => preflight["work_location"],
           "shareable_proc" => preflight["shareable_proc"])
       end
