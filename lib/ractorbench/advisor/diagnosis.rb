@@ -96,7 +96,7 @@ module Ractorbench
       end
 
       # A finding's object without its particulars: "constant Object::BODIES".
-      def self.short(finding) = finding.what.sub(/ \(.*/m, "")
+      def self.short(finding) = finding.short
 
       # nil when threads side by side computed what one item at a time did.
       def self.threads(preflight)
