@@ -101,7 +101,7 @@ module Ractorbench
       end
 
       # A finding's object without its particulars: "constant Object::BODIES".
-      def self.short(finding) = finding.what.sub(/ \(.*/m, "")
+      def self.short(finding) = finding.short
 
       # nil when threads side by side computed what one item at a time did.
       def self.threads(preflight)
@@ -128,6 +128,8 @@ module Ractorbench
       end
 
       FAILURE = /(?<class>Ractor::\w+): (?<message>.*) \((?<path>[^()\s]+):(?<line>\d+), item (?<index>\d+)\)\z/
+      # What the adapter adds to a Ractor::UnsafeError's message.
+      UNSAFE_METHOD = / \(the C method (\S+)\)\z/
 
       # From a ractors run that failed in the sweep (on an item the check
       # did not try): the adapter put the error and the user's line in it.
@@ -140,8 +142,9 @@ module Ractorbench
         rescue SystemCallError, IOError
           nil
         end
-        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => m[:message]},
-                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source}
+        message = m[:message].sub(UNSAFE_METHOD, "")
+        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => message},
+                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source, "unsafe_method" => m[:message][UNSAFE_METHOD, 1]}
         ractor("ractor_problems" => [facts], "work_location" => preflight["work_location"],
           "shareable_proc" => preflight["shareable_proc"])
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "text"
+require_relative "../plan/configuration"
 require_relative "parts/rows"
 require_relative "parts/columns"
 require_relative "parts/units"
@@ -47,7 +48,7 @@ module Ractorbench
         rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
         table = Parts::Columns.new(rubies ? HEADINGS.dup.insert(2, "ruby") : HEADINGS, right: rubies ? [3, 4, 6, 7] : [2, 3, 5, 6])
         rows.chunk_while { |a, b| a["workload"] == b["workload"] && a["params"] == b["params"] }.each do |group|
-          name = group.first["workload"] + (group.first["params"] ? " (#{group.first["params"]})" : "")
+          name = Plan::Configuration.title(group.first["workload"], group.first["params"])
           table.group(name, group.map { |r| cells(r, rubies) })
         end
         [table.to_s(width, colour: colour), *not_run(rows)]
