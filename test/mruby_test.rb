@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "csv"
 require "ractorbench/analysis/ops_per_second"
 require "ractorbench/measure/result_channel"
 require "ractorbench/rubies/child_programs"
@@ -94,6 +95,17 @@ class MrubyTest < Minitest::Test
     fiber = json.find { |r| r["ruby"] == "mruby" && r["subject"] == "fiber-resume" }
     assert_equal [1, 3], [fiber["runs"], fiber["samples"]]
     assert_equal "mruby has no Ractor", json.find { |r| r["ruby"] == "mruby" && r["subject"] == "ractor-value" }["unsupported"]
+    csv = CSV.parse(ractorbench("report", out, "--format", "csv").out, headers: true)
+    proc_call = csv.find { |r| r["ruby"] == "mruby" && r["ops_subject"] == "proc-call" }
+    assert_equal ["ops-per-second", "3"], [proc_call["workload"], proc_call["ops_samples"]]
+    assert_operator Float(proc_call["ops_per_second_median"]), :>, 0
+    assert_equal "mruby has no Thread", csv.find { |r| r["ruby"] == "mruby" && r["ops_subject"] == "thread-join" }["unsupported"]
+    html = File.join(@dir, "ops.html")
+    assert_equal 0, ractorbench("report", out, "--format", "html", "-o", html).code
+    page = File.read(html)
+    assert_match(%r{<h2>Operations per second</h2>}, page)
+    assert_match(%r{<td>proc \{ \}\.call</td><td>serial</td><td>mruby</td><td class="num">3</td>}, page)
+    assert_match(%r{<td colspan="4" class="note">skipped: mruby has no Thread</td>}, page)
   end
 
   def test_what_the_mruby_child_cannot_run_is_not_supported_never_failed

@@ -67,12 +67,15 @@ class TryDiagnosisTest < Minitest::Test
       out = unwrapped(result.out)
       assert_match(/what:  global variable \$offset/, out)
       assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 20\)}, out)
-      assert_match(/INCOMPLETE: 2 of 7 runs failed/, out)
-      assert_match(/^  ractors: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 2\d\)/,
-        result.out.gsub(/\n {6}(?! )/, " "))
+      # Both ractor shapes fail at W=1 and W=2; every other run succeeds.
+      assert_match(/INCOMPLETE: 4 of 11 runs failed/, out)
+      %w[ractors-batched ractors-split].each do |model|
+        assert_match(/^  #{model}: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 2\d\)/,
+          result.out.gsub(/\n {6}(?! )/, " "))
+      end
       assert_match(/^Recommendation: /, out, "the runs that succeeded still give a recommendation (or say why not)")
-      assert_match(/^  - 2 of 7 runs failed \(ractors 2; see above\) and are left out/, result.out.gsub(/\n {4}(?! )/, " "),
-        "with the failures counted")
+      assert_match(/^  - 4 of 11 runs failed \(ractors-batched 2, ractors-split 2; see above\) and are left out/,
+        result.out.gsub(/\n {4}(?! )/, " "), "with the failures counted")
     end
   end
 
