@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "ractorbench/reports/csv"
 
 # The report explains each parallel row's gap to the ideal in parts that add
 # up (serial's work, CPU beyond serial's, time no CPU ran), shows what each
