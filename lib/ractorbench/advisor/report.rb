@@ -200,7 +200,7 @@ module Ractorbench
       # Failures alike but for the item they met.
       def reason_kind(run) = reason(run).gsub(/item \d+/, "item N").gsub(/\d+(\.\d+)?s\b/, "Ns")
 
-      def wrap(text) = TextWrap.wrap(text)
+      def wrap(text) = TextWrap.wrap(text, width: @width)
     end
   end
 end
