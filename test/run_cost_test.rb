@@ -10,7 +10,7 @@ class RunCostTest < Minitest::Test
   include CLIHelper
   include TempDir
 
-  MODELS = %w[serial threads processes ractors ractors-pipeless fibers processes-split ractors-split].freeze
+  MODELS = Ractorbench::Plan::Catalog.default.models.map(&:name).freeze
   RUBIES = {"this Ruby" => RbConfig.ruby, "4.0.0" => "/opt/rubies/ruby-4.0.0/bin/ruby"}.freeze
   COST_KEYS = %w[minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_count gc_time_ms].freeze
 

@@ -16,13 +16,13 @@ module SyntheticResults
   # samples: {[workload, model, workers, messages, ruby] => [messages_time, ...]}; repetition i of
   # every configuration is one shuffled block, as a real plan interleaves them.
   # jit: names of Rubies to record as running with YJIT; run_load: the
-  # load average each run records as it began.
-  def write(path, samples, machine: {}, jit: [], seed: 1, run_load: 0.1)
+  # load average each run records as it began; header: more header fields.
+  def write(path, samples, machine: {}, jit: [], seed: 1, run_load: 0.1, header: {})
     rubies = samples.keys.map(&:last).uniq
     header = {"type" => "header", "tool" => "ractorbench", "version" => Ractorbench::VERSION,
               "command" => "synthetic", "created_at" => "2026-01-01T00:00:00Z", "seed" => seed,
               "machine" => MACHINE.merge(machine), "rubies" => rubies.map { |r| ruby(r, jit.include?(r)) },
-              "load" => [], "plan" => {"seed" => seed, "runs" => []}}
+              "load" => [], "plan" => {"seed" => seed, "runs" => []}}.merge(header)
     records = runs(samples, seed).each { |r| r["load_average_1m"] = run_load }
     File.write(path, ([header] + records).map { |r| JSON.generate(r) }.join("\n") + "\n")
     path
@@ -49,6 +49,17 @@ module SyntheticResults
          "user" => t, "system" => 0.001}
       end
     end
+  end
+
+  # One collection of two Rubies, "ruby" and "yjit": serial 20% faster on
+  # yjit, threads the same; 8 runs of each.
+  def two_rubies(path)
+    write(path, {
+      ["prime", "serial", 2, 50, "ruby"] => draws(8, median: 0.010, seed: 11),
+      ["prime", "serial", 2, 50, "yjit"] => draws(8, median: 0.008, seed: 12),
+      ["prime", "threads", 2, 50, "ruby"] => draws(8, median: 0.011, seed: 13),
+      ["prime", "threads", 2, 50, "yjit"] => draws(8, median: 0.011, seed: 14)
+    })
   end
 
   # n draws of median * exp(N(0, spread)): skewed right like run times.

@@ -35,4 +35,26 @@ class TourTest < Minitest::Test
     header = started_tour("--reps", "2")
     assert_equal 2, header["reps"]
   end
+
+  # The first run answers: its last lines name, for each experiment, the
+  # fastest model at each size with its speedup (or that serial was) and how
+  # sure that is; no warning asks for an option the tour refuses.
+  def test_the_tour_ends_with_the_answer_and_only_advice_it_can_take
+    out = File.join(@dir, "tour.jsonl")
+    result = ractorbench("--reps", "1", "-o", out, env: {"COLUMNS" => "200"})
+    assert_includes [0, 1], result.code, result.err
+    # Wrapped lines continue under a deeper indent: joined, each is one.
+    answer = result.out.gsub(/\n {4,}/, " ").lines.map(&:chomp).drop_while { |l| !l.start_with?("The answer on this machine") }
+    refute_empty answer, result.out
+    told = answer.drop(1)
+    {"Ractor Basic Benchmarking" => "prime", "Exploring Ruby Ractors" => "fib", "Ractor reconsidered" => "alloc"}.each do |title, workload|
+      line = told.find { |l| l.start_with?("  #{title}: #{workload}") }
+      refute_nil line, "#{title} answers for #{workload}:\n#{answer.join("\n")}"
+      assert_match(/: (\S+ fastest, \d+\.\d\d× serial|serial fastest)/, line)
+      assert_match(/\(n=1\); /, line)
+    end
+    warnings = result.out.lines.grep(/\AWARNING:/)
+    %w[--workers --messages --scale --suite].each { |option| refute(warnings.any? { |w| w.include?(option) }, "#{option} in: #{warnings.join}") }
+    assert_operator result.err.lines.grep(/--reps auto/).size, :<=, 1, "repetition progress is one line"
+  end
 end

@@ -72,7 +72,7 @@ class TryBadInputTest < Minitest::Test
   def test_results_that_differ_between_models
     result = try("test/fixtures/try/model_dependent.rb")
     assert_usage_error(result, /model_dependent\.rb:9: work returned different results under processes \(W=1,2\)/)
-    assert_match(/\ASweep: serial, processes, ractors at W=1,2/, result.out, "the plan, printed before the sweep")
+    assert_match(/\ASweep: serial, processes, processes-split, ractors-batched, ractors-split at W=1,2/, result.out, "the plan, printed before the sweep")
     refute_match(/speedup|Recommendation/, result.out, "no report of timings that compare different computations")
     assert File.exist?(@results), "the runs are kept as evidence"
     runs = runs_in(@results)
@@ -80,7 +80,8 @@ class TryBadInputTest < Minitest::Test
     assert_match(/it returns different results in threads/, results_lines(@results).first.dig("try", "excluded", "threads").to_s)
     digests = runs.group_by { |r| r["model"] }.transform_values { |rs| rs.map { |r| r["digest"] }.uniq }
     refute_equal digests["serial"], digests["processes"]
-    assert_equal digests["serial"], digests["ractors"]
+    assert_equal digests["serial"], digests["ractors-batched"]
+    assert_equal digests["serial"], digests["ractors-split"]
   end
 
   def test_bad_options

@@ -36,16 +36,15 @@ class TryExamplesTest < Minitest::Test
   def test_json_parsing_runs_under_every_model
     result = try("examples/json_parse.rb", "--items", "8")
     preflight = results_lines(@results).first.dig("try", "preflight")
-    expected = %w[serial threads processes ractors]
+    expected = Ractorbench::Commands::Try.default_models.dup
     expected << "fibers" if preflight["cpu_share"] < Ractorbench::Advisor::Recommendation::WAITS
-    expected << "ractors-split" if preflight["result_bytes"] >= Ractorbench::Commands::Try::BIG_RESULT
     assert_swept(result, expected)
     assert_match(/JsonParse\.work on 8 items/, result.out)
   end
 
   def test_string_crunching_runs_under_every_model
     result = try("examples/string_crunch.rb", "--items", "6")
-    assert_swept(result, %w[serial threads processes ractors])
+    assert_swept(result, Ractorbench::Commands::Try.default_models)
     # The sweep's jobs are the same items at every worker count: serial ran once.
     assert_equal [[1, 6]], runs_in(@results).select { |r| r["model"] == "serial" }.map { |r| [r["workers"], r["messages"]] }
     assert_equal [[1, 6], [2, 3]], runs_in(@results).select { |r| r["model"] == "threads" }.map { |r| [r["workers"], r["messages"]] }.sort
@@ -54,7 +53,7 @@ class TryExamplesTest < Minitest::Test
   # The check measures how much of work's time is CPU; sleeping is not.
   def test_io_bound_work_is_recognised_as_waiting
     result = try("examples/slow_service.rb", "--items", "4")
-    expected = %w[serial threads processes ractors]
+    expected = Ractorbench::Commands::Try.default_models.dup
     expected << "fibers" if File.exist?(File.join(HARNESS_DIR_FOR_TEST, "models", "fibers.rb"))
     assert_swept(result, expected)
     header = results_lines(@results).first
@@ -68,8 +67,8 @@ class TryExamplesTest < Minitest::Test
     assert_match(/what:  constant UnsafeCache::CACHE \(a Hash, not frozen\)/, result.out)
     assert_match(%r{where: examples/unsafe_cache\.rb:16   CACHE\[n\] \|\|= slow_square\(n\)}, result.out)
     assert_match(/fix:   work changes it.*Ractor\.current\[:cache\]/, unwrapped(result.out))
-    assert_match(/ractors was not run/, result.out)
-    assert_equal %w[processes serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
+    assert_match(/ractors-batched and ractors-split were not run: ractors cannot run this work/, unwrapped(result.out))
+    assert_equal %w[processes processes-split serial threads], runs_in(@results).map { |r| r["model"] }.uniq.sort
     refute_match(/\.rb:\d+:in /, result.out + result.err, "no stack trace")
   end
 

@@ -66,7 +66,7 @@ class UncertaintyReportTest < Minitest::Test
     out = ractorbench("report", file).out
     [
       %r{WARNING: the work of 1 configuration takes under 50 ms serially \(prime/w2/m50/ruby: 10 ms\): too short to show parallelism},
-      /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 10 or more/,
+      /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 6 or more/,
       %r{WARNING: runs vary by more than 10% .* prime/serial/w2/m50/ruby \(\d+%\).*make each run longer \(more --messages\)},
       %r{WARNING: the first run of 1 configuration was much slower than the rest \(prime/threads/w2/m50/ruby\).*use --first-run exclude},
       %r{WARNING: 1 run stands far from the rest .*prime/ractors/w2/m50/ruby/rep3.*run again on a quiet machine},

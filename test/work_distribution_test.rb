@@ -11,7 +11,7 @@ class WorkDistributionTest < Minitest::Test
   include CLIHelper
   include TempDir
 
-  POOLED = %w[threads processes ractors ractors-pipeless fibers processes-split ractors-split].freeze
+  POOLED = %w[threads processes ractors ractors-pipeless ractors-batched fibers processes-split ractors-split].freeze
   OTHER_RUBIES = {"4.0.0" => "/opt/rubies/ruby-4.0.0/bin/ruby"}.freeze
 
   def test_every_model_but_serial_is_checked_here

@@ -11,7 +11,15 @@ module Ractorbench
     # turns into switches to another fiber. For IO-bound workloads.
     module Fibers
       extend Harness::Model
-      model "fibers", "W fibers under a Fiber::Scheduler (async) pulling jobs from one list (overlaps IO waits)", family: "fiber"
+      model "fibers", "W fibers under a Fiber::Scheduler (async) pulling jobs from one list (overlaps IO waits)",
+        family: "fiber", shape: "queue", pattern: <<~RUBY
+          require "async"  # gem "async"
+          jobs = ITEMS.each_with_index.to_a
+          results = Array.new(ITEMS.size)
+          Sync do |task|
+            Array.new(WORKERS) { task.async { while (job = jobs.shift) do results[job[1]] = WORK(job[0]) end } }.each(&:wait)
+          end
+        RUBY
 
       # Loads async here, before the clock starts, so its load time is never
       # part of a measured run.

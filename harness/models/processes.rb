@@ -14,18 +14,19 @@ module Ractorbench
     # worker could have run.
     module Processes
       extend Harness::Model
-      model "processes", "W forked workers fed by a supervisor over pipes", family: "process"
+      model "processes", "W forked workers fed by a supervisor over pipes", family: "process", shape: "batches", pattern: <<~RUBY
+        require "parallel"  # gem "parallel": a forked worker takes the next batch as it finishes one
+        results = Parallel.map(ITEMS.each_slice(BATCH).to_a, in_processes: WORKERS) do |batch|
+          batch.map { |item| WORK(item) }
+        end.flatten(1)
+      RUBY
 
       def self.unsupported_reason
         "this Ruby cannot fork" unless Process.respond_to?(:fork)
       end
 
-      # A job this long dwarfs the wake-up a message costs: such jobs go one at
-      # a time, so that none waits in one worker's pipe while another is idle.
-      COARSE_JOB = 0.001
-
       def self.run(workload, jobs, workers)
-        coarse = workload.respond_to?(:job_seconds) && workload.job_seconds.to_f >= COARSE_JOB
+        coarse = Harness::BatchPace.coarse?(workload)
         pool = Array.new([workers, 1].max) { Worker.start(workload, coarse) }
         pending = jobs.dup
         results = []
@@ -49,6 +50,7 @@ module Ractorbench
         record_memory(stats, supervisor_pss)
         Harness::RunCost.report_workers(stats.map { |s| s[:cost] })
         record_jobs(pool.map(&:done))
+        record_batches(pool.map(&:sent))
         results
       end
 
@@ -59,38 +61,9 @@ module Ractorbench
         extra_metrics["supervisor_pss_kb"] = supervisor_pss
       end
 
-      # One forked worker and the supervisor's ends of its two pipes. Jobs go
-      # in batches, results come back a batch at a time: one Marshal call and
-      # one wake-up per batch, not per job, which is most of what a message
-      # costs when jobs are short. Two batches are in flight, so a worker
-      # starts its next while the supervisor reads its last.
+      # One forked worker and the supervisor's ends of its two pipes, fed at
+      # the pace Harness::BatchPace sets.
       class Worker
-        # Batches in flight per worker (one for coarse jobs).
-        BATCHES = 2
-        # Most jobs in one batch.
-        BATCH = 128
-        # A batch holds about this much work once a worker's pace is known:
-        # long enough that a wake-up a batch costs little, short enough that
-        # its results leave the worker before its garbage collector promotes
-        # them. (Batches of 128 prime chunks, 11 ms, lived through three minor
-        # GCs: the workers' major GCs then took twice serial's GC time, and
-        # the model lost a tenth of its speed to processes-split.)
-        BATCH_SECONDS = 0.002
-        # Jobs in a batch before the worker has answered any.
-        FIRST_BATCH = 8
-        # A job whose dump is bigger than this goes alone: batching saves
-        # nothing on it, and its results may be as big.
-        SMALL_JOB = 4096
-        # A worker holds at most this fraction of its fair share of the jobs
-        # not yet handed out, so queueing ahead cannot leave another idle.
-        SHARE_AHEAD = 4
-
-        # Jobs a worker may hold when `remaining` are still to hand out among
-        # `workers`: one unless there are many times more jobs than workers.
-        def self.depth(remaining, workers)
-          (remaining / (workers * SHARE_AHEAD)).clamp(1, BATCH * BATCHES)
-        end
-
         def self.start(workload, coarse)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
@@ -124,32 +97,28 @@ module Ractorbench
           @pid = pid
           @writer = writer
           @stream = Harness::Wire::Reader.new(reader)
-          # Jobs in each batch in flight, oldest first: answers come in order.
-          @in_flight = []
+          @pace = Harness::BatchPace.new(coarse)
           # Bytes not yet written: the supervisor never blocks on a worker's
           # full pipe while that worker blocks writing answers it is not reading.
           @outgoing = "".b
-          @done = 0
-          @batches = coarse ? 1 : BATCHES
-          @coarse = coarse
-          @started = nil
         end
 
-        attr_reader :done, :writer
+        attr_reader :writer
 
         def reader = @stream.io
 
-        def busy? = !@in_flight.empty?
+        def done = @pace.done
+
+        def sent = @pace.sent
+
+        def busy? = @pace.busy?
 
         def sending? = !@outgoing.empty?
 
         # Sends batches until this worker has its fill or no job is left.
         def top_up(pending, workers)
-          while !pending.empty? && @in_flight.size < @batches && @in_flight.sum < Worker.depth(pending.size, workers)
-            @started ||= Process.clock_gettime(Process::CLOCK_MONOTONIC)
-            size = batch_size(pending, workers)
-            @outgoing << Harness::Wire.frame(pending.shift(size))
-            @in_flight << size
+          while (batch = @pace.next_batch(pending, workers))
+            @outgoing << Harness::Wire.frame(batch)
           end
           flush
         end
@@ -167,7 +136,7 @@ module Ractorbench
           batches = @stream.available
           raise EOFError, "worker #{@pid} exited before answering" if batches.nil?
 
-          @done += @in_flight.shift(batches.size).sum
+          @pace.answered(batches.size)
           batches.flatten(1)
         end
 
@@ -175,23 +144,6 @@ module Ractorbench
         def memory
           Harness::Wire.write(@writer, nil)
           @stream.read or raise EOFError, "worker #{@pid} exited before reporting its memory"
-        end
-
-        # Jobs this worker's next batch holds: its share ahead split over the
-        # batches in flight, at most BATCH_SECONDS of work at its pace so far;
-        # one when jobs are coarse or big.
-        def batch_size(pending, workers)
-          return 1 if @coarse || Marshal.dump(pending.first).bytesize > SMALL_JOB
-
-          (Worker.depth(pending.size, workers) / @batches).clamp(1, paced_batch)
-        end
-
-        # BATCH_SECONDS of work at the pace this worker has answered so far.
-        def paced_batch
-          return FIRST_BATCH if @done.zero?
-
-          seconds_a_job = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - @started) / @done
-          (BATCH_SECONDS / seconds_a_job).floor.clamp(1, BATCH)
         end
 
         def finish

@@ -9,7 +9,12 @@ module Ractorbench
     # next to `processes`, which pays a message each way per job.
     module ProcessesSplit
       extend Harness::Model
-      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one", family: "process"
+      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one",
+        family: "process", shape: "split", pattern: <<~RUBY
+          require "parallel"  # gem "parallel"
+          shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
+          results = Parallel.map(shares, in_processes: WORKERS) { |share| share.map { |item| WORK(item) } }.flatten(1)
+        RUBY
 
       def self.unsupported_reason
         "this Ruby cannot fork" unless Process.respond_to?(:fork)
@@ -23,6 +28,7 @@ module Ractorbench
         pool.each(&:finish)
         per_worker = replies.map { |reply| Harness::ResultMessage.unwrap(reply[:results]) }
         record_jobs(per_worker.map(&:size))
+        record_batches([1] * per_worker.size)
         record_memory(replies)
         Harness::RunCost.report_workers(replies.map { |r| r[:cost] })
         per_worker.flatten(1)

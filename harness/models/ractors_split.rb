@@ -13,7 +13,13 @@ module Ractorbench
     # (a thousand parsed documents) costs more than the work.
     module RactorsSplit
       extend Harness::Model
-      model "ractors-split", "W ractors, each sent its share of the jobs in one message, all its results back as its final value", family: "ractor"
+      model "ractors-split", "W ractors, each sent its share of the jobs in one message, all its results back as its final value",
+        family: "ractor", shape: "split", pattern: <<~RUBY
+          shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
+          ractors = shares.map { |share| Ractor.new(share) { |mine| mine.map { |item| WORK(item) } } }
+          # a ractor's final value is handed over, not copied: value on Ruby 4.0, take on 3.x
+          results = ractors.flat_map { |r| r.respond_to?(:value) ? r.value : r.take }
+        RUBY
 
       def self.unsupported_reason
         "this Ruby has no Ractor" unless Harness::RactorCompat.available?
@@ -34,6 +40,7 @@ module Ractorbench
         Harness::RunCost.report_workers(costs)
         per_worker.map! { |message| Harness::ResultMessage.unwrap(message) }
         record_jobs(per_worker.map(&:size))
+        record_batches([1] * per_worker.size)
         per_worker.flatten(1)
       end
     end

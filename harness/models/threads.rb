@@ -7,7 +7,15 @@ module Ractorbench
     # W threads pull from one Thread::Queue; the GVL lets one run Ruby at a time.
     module Threads
       extend Harness::Model
-      model "threads", "W threads pulling jobs from a Thread::Queue", family: "thread"
+      model "threads", "W threads pulling jobs from a Thread::Queue", family: "thread", shape: "queue", pattern: <<~RUBY
+        queue = Thread::Queue.new
+        ITEMS.each_with_index { |item, i| queue << [item, i] }
+        queue.close
+        results = Array.new(ITEMS.size)
+        Array.new(WORKERS) do
+          Thread.new { while (job = queue.pop) do results[job[1]] = WORK(job[0]) end }
+        end.each(&:join)
+      RUBY
 
       def self.run(workload, jobs, workers)
         queue = Thread::Queue.new

@@ -12,17 +12,33 @@ module Ractorbench
     # serial, thread, process, ractor or fiber.
     module Model
       FAMILIES = %w[serial thread process ractor fiber].freeze
+      # How a model hands work to its workers, in words a recommendation can
+      # use after the family's name ("ractors, each taking an equal share").
+      SHAPES = {
+        "queue" => "pulling items one at a time from a shared queue",
+        "messages" => "one message each way per item",
+        "batches" => "fed batches of items at their pace",
+        "split" => "each taking an equal share of the items"
+      }.freeze
 
-      attr_reader :name, :description, :file, :family
+      attr_reader :name, :description, :file, :family, :shape, :pattern
 
-      def model(name, description, family: nil)
+      # shape: one of SHAPES; pattern: a few lines of Ruby a user can copy
+      # that hand work out the same way (WORK(item), ITEMS, W and BATCH stand
+      # for the user's call, list, worker count and batch size).
+      def model(name, description, family: nil, shape: nil, pattern: nil)
         unless family.nil? || FAMILIES.include?(family.to_s)
           raise ArgumentError, "model #{name}: family #{family.inspect} is not one of #{FAMILIES.join(", ")}"
+        end
+        unless shape.nil? || SHAPES.key?(shape.to_s)
+          raise ArgumentError, "model #{name}: shape #{shape.inspect} is not one of #{SHAPES.keys.join(", ")}"
         end
 
         @name = name
         @description = description
         @family = family&.to_s
+        @shape = shape&.to_s
+        @pattern = pattern
         @file = caller_locations(1, 1).first.absolute_path
         Harness.register_model(self)
       end
@@ -41,6 +57,13 @@ module Ractorbench
       # of how the work was spread, so an idle worker is visible afterwards.
       def record_jobs(counts)
         extra_metrics["worker_jobs"] = counts
+      end
+
+      # How many hand-overs (messages of jobs) each worker got, in worker
+      # order: the run's record of its shape (a split is one each; batches
+      # are far fewer than jobs; one job a message is as many as its jobs).
+      def record_batches(counts)
+        extra_metrics["worker_batches"] = counts
       end
     end
   end

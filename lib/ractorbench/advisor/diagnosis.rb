@@ -19,6 +19,11 @@ module Ractorbench
 
       attr_reader :model, :headline, :findings
 
+      # The family of models a diagnosis rules out (model is its name in words).
+      FAMILIES = {"ractors" => "ractor", "threads" => "thread", "processes" => "process"}.freeze
+
+      def family = FAMILIES.fetch(model)
+
       # fix: [text, code lines] of a fix that covers the findings without one.
       def initialize(model:, headline:, findings:, fix: nil, notes: [])
         @model = model

@@ -14,7 +14,7 @@ module Ractorbench
     # they cannot disagree.
     class Outcome
       Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
-        keyword_init: true)
+        :patterns, keyword_init: true)
 
       def self.try?(analysis) = analysis.header.key?("try")
 
@@ -52,7 +52,8 @@ module Ractorbench
         Context.new(file: @file || @try["file"], preflight: preflight, items: items,
           items_note: @items_note || "as recorded in the results file",
           ruby_description: Array(header["rubies"]).first&.dig("info", "description"),
-          usable_cores: header.dig("machine", "usable_cores"), reps: reps, path: @analysis.contents.path)
+          usable_cores: header.dig("machine", "usable_cores"), reps: reps, path: @analysis.contents.path,
+          patterns: @try["patterns"] || {})
       end
 
       def report(width: 100)
@@ -80,9 +81,9 @@ module Ractorbench
 
       # A model that failed in the sweep on an item the check did not try.
       def failure_diagnoses(known)
-        return [] if known.any? { |d| d.model == "ractors" }
+        return [] if known.any? { |d| d.family == "ractor" }
 
-        reason = @analysis.runs.find { |r| r["model"] == "ractors" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
+        reason = @analysis.runs.find { |r| @analysis.family(r["model"]) == "ractor" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
         diagnosis = reason && Diagnosis.from_failure(reason, preflight)
         diagnosis ? [diagnosis] : []
       end

@@ -2,36 +2,57 @@
 
 require_relative "../reports/parts/units"
 require_relative "../analysis/sweep"
+require_relative "../analysis/reps_advice"
+require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
 
 module Ractorbench
   module Advisor
-    # The short answer under a try report: which model to use at how many
-    # workers, or to stay serial, and the reasons, each from a measured
-    # figure. A model counts as faster only when it is faster beyond the
-    # noise (Analysis::Sweep::Point#verdict).
+    # The short answer under a try report: which family of models to use, in
+    # which shape and at how many workers, or to stay serial, or that the
+    # runs cannot tell yet, and the reasons, each from a measured figure.
+    # Families compete by their best member: a point counts as faster only
+    # when it is faster beyond the noise (Analysis::Sweep::Point#verdict).
     class Recommendation
       CPU_BOUND = 0.8
       WAITS = 0.5
       # Below this per-item cost, handing an item to another process or
       # ractor (copying it there and back) is a real part of the cost.
       FINE_GRAINED = 50e-6
+      # Families within the noise of each other: the one easier to adopt
+      # first (threads are a drop-in; fibers need a scheduler; processes
+      # copy every item; ractors need Ractor-safe code).
+      EASE = %w[thread fiber process ractor].freeze
+      FAMILY_NAMES = {"thread" => "threads", "fiber" => "fibers", "process" => "forked processes", "ractor" => "ractors"}.freeze
+
+      # A family's answer: its fastest point (best) and the fewest workers
+      # within the noise of it (point), with the series that ran it.
+      Choice = Struct.new(:family, :series, :point, :best, keyword_init: true)
 
       # failures: [failed runs, runs in all, {model => failed}].
-      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}])
+      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}], reps: nil)
         @panel = panel
         @preflight = preflight
         @excluded = excluded
         @failures = failures
+        @reps = reps
         @cpu_share = serial_cpu || preflight["cpu_share"].to_f
         @per_item = preflight["seconds_per_item"].to_f
       end
 
       def lines
-        winners = best_points.select { |_, p| p&.verdict == :faster }.sort_by { |_, p| -p.speedup }
-        body = winners.empty? ? stay_serial : use(winners)
+        body = choice ? use(choice) : no_winner
         body.insert(1, failures_reason) if @failures.first.positive?
         format_lines(body)
+      end
+
+      # The family, shape and worker count recommended, or nil.
+      def choice
+        return @choice if defined?(@choice)
+
+        choices = family_choices
+        top = choices.max_by { |c| c.best.speedup }
+        @choice = top && choices.select { |c| c.equal?(top) || overlaps?(c.best, top.best) }.min_by { |c| ease(c.family) }
       end
 
       # No verdict (the machine was busy), but what is known regardless: the
@@ -48,7 +69,17 @@ module Ractorbench
 
       # Said whatever the verdict: models the check ruled out, and why.
       def excluded_reasons
-        @excluded.map { |model, why| "#{model} was not run: #{why}" }
+        @excluded.group_by { |_, why| why }.map do |why, models|
+          names = models.map(&:first)
+          "#{names[0..-2].join(", ")}#{" and " if names.size > 1}#{names.last} #{(names.size > 1) ? "were" : "was"} not run: #{why}"
+        end
+      end
+
+      # "ractors, each taking an equal share of the items"
+      def self.shape_name(family, shape)
+        noun = FAMILY_NAMES.fetch(family, family.to_s)
+        phrase = Harness::Model::SHAPES[shape]
+        phrase ? "#{noun}, #{phrase}" : noun
       end
 
       private
@@ -60,6 +91,21 @@ module Ractorbench
         cpus.empty? ? nil : cpus.sum / cpus.size
       end
 
+      def ease(family) = EASE.index(family) || EASE.size
+
+      # Each family that ran faster than serial beyond the noise: its best
+      # point and, within the noise of it, the fewest workers.
+      def family_choices
+        @panel.series.group_by(&:family).filter_map do |family, members|
+          faster = members.flat_map { |s| s.points.select { |p| p.verdict == :faster }.map { |p| [s, p] } }
+          next if faster.empty?
+
+          _, best = faster.max_by { |_, p| p.speedup }
+          series, point = faster.select { |_, p| p.equal?(best) || overlaps?(p, best) }.min_by { |_, p| [p.workers, -p.speedup] }
+          Choice.new(family: family, series: series, point: point, best: best)
+        end
+      end
+
       # A run that failed (a timeout, say) takes nothing from what the runs
       # that succeeded show; the count says how much rests on them.
       def failures_reason
@@ -69,40 +115,65 @@ module Ractorbench
           "left out: this rests on the #{total - failed} that succeeded"
       end
 
-      def best_points
-        @panel.series.map { |s| [s, s.points.select(&:speedup).max_by(&:speedup)] }
-      end
-
-      def use(winners)
-        top, point = winners.first
-        peers = winners.drop(1).select { |_, p| overlaps?(p, point) }
-        names = [top.model, *peers.map { |s, _| s.model }]
-        head = "use #{either(names)}: #{top.model} with #{point.workers} worker#{"s" unless point.workers == 1} " \
-          "ran #{format("%.2f", point.speedup)}× faster than serial" +
+      def use(chosen)
+        series = chosen.series
+        point = chosen.point
+        head = "use #{Recommendation.shape_name(chosen.family, series.shape)} (#{series.model}): #{speedup_text(point)} " \
+          "faster than serial with #{point.workers} worker#{"s" unless point.workers == 1}" +
           (point.efficiency ? format(" (%.0f%% parallel efficiency)", point.efficiency * 100) : "")
-        reasons = []
-        reasons << peers_reason(top, point, peers) unless peers.empty?
-        reasons << workers_reason(top, point)
-        reasons << more_workers_reason(top, point)
+        reasons = [fewer_workers_reason(chosen), ties_reason(chosen), others_reason(chosen)]
+        reasons.concat(messages_reasons)
+        reasons << workers_reason(series, point)
+        reasons << more_workers_reason(chosen)
         reasons << threads_reason
-        reasons << amdahl_reason(top)
+        reasons << amdahl_reason(series)
         reasons.concat(excluded_reasons)
         [head, *reasons.compact]
       end
 
-      def stay_serial
+      # Nothing faster beyond the noise: stay serial only when every point
+      # had runs enough to tell and none beat serial in every run; otherwise
+      # the runs cannot tell yet.
+      def no_winner
+        points = measured_points
+        unsure = points.select { |_, p| p.verdict == :unknown || every_run_faster?(p) }
+        return too_few(unsure) unless unsure.empty? && !points.empty?
+
+        series, best = points.max_by { |_, p| p.speedup }
         reasons = []
-        points = best_points.map(&:last).compact
-        if points.all? { |p| p.verdict == :unknown }
-          reasons << "too few runs to tell a speedup from noise: run again with --reps 6 or more"
-        end
         if @per_item < FINE_GRAINED
           reasons << "each item takes only #{Reports::Parts::Units.duration(@per_item, space: " ")}: handing it to another process or " \
             "ractor and its result back costs about as much; give each item more work (a batch of inputs)"
         end
         reasons << threads_reason
         reasons.concat(excluded_reasons)
-        ["stay serial: no model ran this work faster than serial beyond the noise", *reasons.compact]
+        ["stay serial: no model ran this work faster than serial beyond the noise (best: #{series.model} " \
+          "#{speedup_text(best)} with #{best.workers} worker#{"s" unless best.workers == 1}, n=#{best.samples})", *reasons.compact]
+      end
+
+      def too_few(unsure)
+        series, point = unsure.max_by { |_, p| p.speedup.to_f }
+        head = if point
+          "too few runs to tell: #{series.model} ran #{speedup_text(point)} with #{point.workers} " \
+            "worker#{"s" unless point.workers == 1} in #{point.samples} run#{"s" unless point.samples == 1}, " \
+            "not enough to tell a speedup from noise"
+        else
+          "too few runs to tell: no model had a successful run to compare with serial"
+        end
+        [head, "run again with #{reps_advice}", *excluded_reasons]
+      end
+
+      # One comparison per point with serial, as the table shows them.
+      def reps_advice = Analysis::RepsAdvice.text(measured_points.size)
+
+      def measured_points
+        @panel.series.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }
+      end
+
+      # Every run of the model beat every run of serial, though its interval
+      # (or its count) does not say faster: that is not "no".
+      def every_run_faster?(point)
+        point.verdict != :faster && point.time&.max && point.baseline_time&.min && point.time.max < point.baseline_time.min
       end
 
       def overlaps?(other, best)
@@ -113,9 +184,66 @@ module Ractorbench
         end
       end
 
-      def peers_reason(top, point, peers)
-        parts = [[top, point], *peers].map { |s, p| "#{s.model} #{memory(p)}" }
-        "they are within the noise of each other; memory at those points: #{parts.join(", ")}"
+      def speedup_text(point)
+        interval = point.low ? format(" [%.2f, %.2f]", point.low, point.high) : ""
+        format("%.2f×%s", point.speedup, interval)
+      end
+
+      def fewer_workers_reason(chosen)
+        return nil if chosen.point.equal?(chosen.best)
+
+        by = @panel.series.find { |s| s.points.any? { |p| p.equal?(chosen.best) } }.model
+        "#{by} with #{chosen.best.workers} workers ran #{speedup_text(chosen.best)}, within the noise of this: " \
+          "the fewer workers do as well"
+      end
+
+      # Other families within the noise of the one chosen: why this one.
+      def ties_reason(chosen)
+        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| overlaps?(c.best, chosen.best) }
+        return nil if tied.empty?
+
+        names = tied.map { |c| "#{c.series.model} #{speedup_text(c.best)} (#{memory(c.best)})" }
+        "#{names.join(", ")} ran within the noise of it; #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
+          "#{(ease(chosen.family) < tied.map { |c| ease(c.family) }.min) ? "are the simpler change" : "ran fastest"} " \
+          "(memory: #{chosen.series.model} #{memory(chosen.best)})"
+      end
+
+      # Each other family's best, or that it gained nothing.
+      def others_reason(chosen)
+        others = @panel.series.group_by(&:family).reject { |family, _| family == chosen.family || family.nil? }
+        return nil if others.empty?
+
+        parts = others.sort_by { |family, _| ease(family) }.map do |family, members|
+          series, best = members.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }.max_by { |_, p| p.speedup }
+          next "#{FAMILY_NAMES.fetch(family, family)}: no successful run" unless best
+
+          "#{FAMILY_NAMES.fetch(family, family)} #{speedup_text(best)} (#{series.model}, W=#{best.workers}#{", not faster beyond the noise" unless best.verdict == :faster})"
+        end
+        "best of the others: #{parts.join("; ")}"
+      end
+
+      # A family measured both one message per item and batched or split:
+      # what the messages cost.
+      def messages_reasons
+        @panel.series.group_by(&:family).filter_map do |_, members|
+          per_item = members.find { |s| s.shape == "messages" }
+          bulk = members.select { |s| %w[batches split].include?(s.shape) }
+          next unless per_item && !bulk.empty?
+
+          pairs = bulk.flat_map do |s|
+            s.points.filter_map do |p|
+              q = per_item.points.find { |x| x.workers == p.workers }
+              [s, p, q] if q&.speedup && p.speedup && p.time.median && q.time.median && p.speedup > q.speedup
+            end
+          end
+          series, point, theirs = pairs.max_by { |_, p, _| p.speedup }
+          next unless series
+
+          extra = (theirs.time.median - point.time.median) / @panel.jobs.to_f
+          "#{per_item.model} (#{Harness::Model::SHAPES["messages"]}) ran #{speedup_text(theirs)} at W=#{point.workers}, " \
+            "#{Reports::Parts::Units.duration(extra, space: " ")} more an item than #{series.model} " \
+            "(#{Harness::Model::SHAPES[series.shape]}) at #{speedup_text(point)}: the messages, not the work, held it back"
+        end
       end
 
       def memory(point)
@@ -130,24 +258,26 @@ module Ractorbench
 
         beyond = series.points.select { |p| p.workers > cores && p.speedup }
         if point.workers > cores
-          "more workers than the #{cores} usable cores still helped: the work waits " \
-            "(#{share} of its serial time is CPU), and waiting workers leave the cores to others"
-        elsif !beyond.empty?
+          why = (@cpu_share < WAITS) ? "the work waits (#{share} of its serial time is CPU), and waiting workers leave the cores to others" : "#{share} of its serial time is CPU, so expect less from this on a busier machine"
+          "more workers than the #{cores} usable cores ran faster beyond the noise: #{why}"
+        elsif !beyond.empty? && @cpu_share >= CPU_BOUND
           "more workers than the #{cores} usable cores did not help (best beyond them: " \
             "#{format("%.2f", beyond.map(&:speedup).max)}×): the work is CPU-bound"
         end
       end
 
-      # The best point at the most workers tried, and still rising: the
-      # sweep stopped before the work did. More workers are suggested only
-      # where they can help: up to the usable cores for work that computes,
-      # past them only for work that waits.
-      def more_workers_reason(series, point)
+      # The best point at the most workers tried, and still rising beyond
+      # the noise: the sweep stopped before the work did. More workers are
+      # suggested only where they can help: up to the usable cores for work
+      # that computes, past them only for work that waits.
+      def more_workers_reason(chosen)
+        series = chosen.series
+        point = chosen.point
         counts = @panel.worker_counts
         return nil unless point.workers == counts.max && counts.size > 1
 
         previous = series.points.select { |p| p.speedup && p.workers < point.workers }.max_by(&:workers)
-        return nil unless previous && point.speedup > previous.speedup * 1.1
+        return nil unless previous && point.speedup > previous.speedup * 1.1 && !overlaps?(previous, point)
 
         cores = @panel.usable_cores
         more = if @cpu_share < WAITS || cores.nil?
@@ -196,8 +326,6 @@ module Ractorbench
             "(#{over}), so no number of cores would take it past #{format("%.1f", fit.max_speedup)}×"
         end
       end
-
-      def either(names) = (names.size > 1) ? "#{names[0..-2].join(", ")} or #{names.last}" : names.first
 
       def share = (@cpu_share < 0.01) ? "under 1%" : format("%.0f%%", @cpu_share * 100)
     end

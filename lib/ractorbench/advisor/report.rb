@@ -5,6 +5,7 @@ require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
 require_relative "../reports/parts/sweep_plot"
 require_relative "recommendation"
+require_relative "pattern"
 require_relative "../reports/parts/verdict"
 require_relative "../analysis/warnings"
 require_relative "../measure/interference"
@@ -41,13 +42,34 @@ module Ractorbench
         parts << verdict
         spread = WorkerSpread.new(@analysis.runs).lines
         parts << spread.join("\n") unless spread.empty?
-        parts << recommendation if @panel && @analysis.digest_check.agree?
+        if @panel && @analysis.digest_check.agree?
+          parts << recommendation
+          parts << pattern if pattern
+        end
         parts.join("\n\n") + "\n"
       end
 
+      def advice
+        @advice ||= Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
+          failures: failure_counts, reps: @context.reps)
+      end
+
+      # The Ruby that hands the work out as the recommended model did, with
+      # the user's module, worker count and a batch size from its item cost.
+      def pattern
+        return @pattern if defined?(@pattern)
+
+        chosen = !Reports::Parts::Verdict.busy?(@analysis) && advice.choice
+        text = chosen && @context.patterns[chosen.series.model]
+        @pattern = text && begin
+          code = Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
+            items: @context.items, seconds_per_item: @context.preflight["seconds_per_item"])
+          ["The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
+            *code.lines.map { |l| "    #{l.chomp}" }].join("\n")
+        end
+      end
+
       def recommendation
-        advice = Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
-          failures: failure_counts)
         if Reports::Parts::Verdict.busy?(@analysis)
           return advice.inconclusive(Reports::Parts::Verdict.inconclusive(@analysis).sub(/\AINCONCLUSIVE: /, "")).join("\n")
         end
@@ -76,7 +98,7 @@ module Ractorbench
             "or run again with --wait-quiet"
         end
         ["Recommendation: inconclusive: the machine was busy: #{hit.size} of #{measured.size} runs were disturbed #{cause}",
-          *@excluded.map { |model, why| "  - #{model} was not run: #{why}" }].join("\n")
+          *advice.excluded_reasons.map { |line| "  - #{line}" }].join("\n")
       end
 
       private

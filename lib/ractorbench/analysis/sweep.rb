@@ -22,7 +22,8 @@ module Ractorbench
       # A model's points in one panel, and its fit.
       # fit_upto: the largest worker count the fit used.
       # family: the model's (thread, process, ractor, ...), see Analysis#family.
-      Series = Struct.new(:model, :family, :points, :fit, :fit_upto, keyword_init: true) do
+      # shape: how it hands out work (Harness::Model::SHAPES), when declared.
+      Series = Struct.new(:model, :family, :shape, :points, :fit, :fit_upto, keyword_init: true) do
         def best = points.select(&:speedup).max_by(&:speedup)
       end
 
@@ -67,7 +68,7 @@ module Ractorbench
         series = others.group_by { |g, _| g.model }.sort.map do |model, list|
           points = list.sort_by { |g, _| g.workers.to_i }.map { |g, row| point(g, row) }
           used = fitted_points(points)
-          Series.new(model: model, family: @analysis.family(model), points: points, fit: Stats::Amdahl.new(used.map { |p| [p.workers, p.speedup] }),
+          Series.new(model: model, family: @analysis.family(model), shape: @analysis.shape(model), points: points, fit: Stats::Amdahl.new(used.map { |p| [p.workers, p.speedup] }),
             fit_upto: used.map(&:workers).max)
         end
         Panel.new(workload: workload, params: params, ruby: ruby, jobs: jobs, usable_cores: @usable,

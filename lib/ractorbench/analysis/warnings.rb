@@ -4,6 +4,7 @@ require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
+require_relative "reps_advice"
 require_relative "../plural"
 require_relative "../measure/interference"
 
@@ -36,10 +37,13 @@ module Ractorbench
       end
 
       # Lines for a plain-text report: how first runs were treated, then
-      # every warning.
-      def lines(analysis, rows)
+      # every warning. refused: options the command at hand does not take
+      # (the tour chooses its own sizes): a warning whose advice needs one of
+      # them is no use there, and is left out.
+      def lines(analysis, rows, refused: [])
         note = analysis.first_run.describe
-        [("Note: #{note}." if note), *self.for(analysis, rows).map { |w| "WARNING: #{w.message}" }].compact
+        usable = self.for(analysis, rows).reject { |w| refused.any? { |option| w.message.include?(option) } }
+        [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
       end
 
       def label(row)
@@ -90,7 +94,12 @@ module Ractorbench
         Warning.new("few_samples",
           "#{few.size} of #{Plural.count(rows.size, "configuration")} #{Plural.verb(few.size, "has", "have")} fewer than #{need} successful runs (fewest: " \
           "#{few.map { |r| r["samples"] }.min}), too few for a 95% interval of the median or of a speedup, " \
-          "so their differences may be noise: run again with --reps 10 or more")
+          "so their differences may be noise: run again with #{RepsAdvice.text(comparisons(rows))}")
+      end
+
+      # Sizes at which models are compared with each other (Winners' tests).
+      def comparisons(rows)
+        rows.group_by { |r| r.values_at("workload", "params", "workers", "messages", "ruby") }.count { |_, g| g.size > 1 }
       end
 
       def spread(rows)

@@ -7,6 +7,7 @@ require_relative "../errors"
 require_relative "../printable"
 require_relative "../console"
 require_relative "../reports/parts/columns"
+require_relative "../rubies/child_programs"
 require_relative "../rubies/discovery"
 require_relative "../rubies/target"
 
@@ -47,7 +48,18 @@ module Ractorbench
         f = found.features
         base.merge("version" => found.version, "engine" => found.engine, "description" => found.info["description"],
           "yjit" => f["yjit"] ? true : false, "zjit" => f["zjit"] ? true : false,
-          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found))
+          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found),
+          **own_programs(found))
+      end
+
+      # An engine with programs of its own (mruby) lists what its probe
+      # found, as it was built with some gems and not others.
+      def own_programs(found)
+        names = Ractorbench::Rubies::ChildPrograms.for(found.info).features
+        return {} if names.empty?
+
+        has, lacks = names.keys.partition { |key| found.features[key] }
+        {"has" => has.map { |k| names[k] }, "lacks" => lacks.map { |k| names[k] }}
       end
 
       def ractor_api(features)
@@ -65,12 +77,19 @@ module Ractorbench
         nil
       end
 
+      def own_programs_lines(rows)
+        rows.select { |r| r["has"] }.map do |r|
+          Printable.name("#{r["name"]} has #{r["has"].join(", ")}; lacks #{r["lacks"].join(", ")}: " \
+            "`run --suite concurrently --ruby #{r["engine"]}` measures what these allow, the rest are \"not supported\" rows.")
+        end
+      end
+
       HEADINGS = %w[name version engine YJIT ZJIT Ractor M:N fork found path].freeze
       LEGEND = "--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
         "Ractor: Port (Ruby 4.0's API) or yield/take (3.x); M:N: RUBY_MN_THREADS=1 takes effect."
 
       # A line a Ruby, laid out for the terminal (the path under its row when
-      # the line would not fit); piped, for 100 columns, the legend unwrapped.
+      # the line would not fit); piped, for 100 columns, the notes unwrapped.
       def table(rows)
         return "No Ruby found on PATH or in the folders of rbenv, asdf, chruby, mise or rvm." if rows.empty?
 
@@ -82,7 +101,8 @@ module Ractorbench
             yes(r["mn_threads"]), yes(r["fork"]), r["found_by"], r["path"]].map { |cell| Printable.name(cell.to_s) }])
         end
         terminal = @parser.terminal(@out)
-        "#{table.to_s(terminal.width)}\n#{Console.wrap(LEGEND, terminal.known_width)}"
+        notes = [*own_programs_lines(rows), LEGEND].map { |line| Console.wrap(line, terminal.known_width) }
+        [table.to_s(terminal.width), *notes].join("\n")
       end
 
       def yes(value)

@@ -217,9 +217,9 @@ module Ractorbench
 
       def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
 
-      def collector(session, count)
+      def collector(session, count, progress: Measure::Progress.for(count, io: @err))
         Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(count, io: @err), quiet_wait: @quiet_wait)
+          writer: session.writer, progress: progress, quiet_wait: @quiet_wait)
       end
 
       def collect(session)
@@ -250,21 +250,40 @@ module Ractorbench
       end
 
       # --reps auto: more repetitions of the configurations whose median is
-      # still uncertain, a block at a time, within the time budget.
+      # still uncertain, a block at a time, within the time budget. One line
+      # tells how far it got: redrawn in place on a terminal, said once at
+      # the end elsewhere; a failure still gets its own line.
       def adapt(session)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @plan.adaptive.budget - (Time.now - @started)
         rng = Random.new(session.runs.size)
         seq = session.first_seq + session.runs.size
+        rounds = 0
         loop do
           break if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
 
           block = @plan.adaptive.next_block(Analysis.new(Store.read(session.writer.path), first_run: "include"), rng)
           break if block.empty?
 
-          @err.puts("ractorbench: --reps #{@plan.adaptive}: #{block.size} configuration(s) not yet within ±5%: one more run each")
-          collector(session, block.size).collect(block, first_seq: seq)
+          rounds += 1
+          redraw("ractorbench: --reps #{@plan.adaptive}: round #{rounds}, #{Plural.count(block.size, "configuration")} " \
+            "not yet within ±5%: one more run each")
+          collector(session, block.size, progress: Measure::Progress.new(@err)).collect(block, first_seq: seq)
           seq += block.size
         end
+        redraw(nil)
+        return if rounds.zero?
+
+        @err.puts("ractorbench: --reps #{@plan.adaptive}: #{Plural.count(rounds, "more round")} of the configurations " \
+          "not yet within ±5% (#{Plural.count(seq - session.first_seq, "run")} in all)")
+      end
+
+      # One status line, drawn over the last on a terminal (nil clears it).
+      def redraw(line)
+        return unless @err.tty?
+
+        width = parser.terminal(@err).width - 1
+        @err.print("\r\e[K#{line.to_s[0, width]}")
+        @err.flush
       end
 
       def renderer
@@ -278,13 +297,17 @@ module Ractorbench
 
       def summary? = @format.nil? || @format == "summary"
 
+      # Options this command does not take, so no advice may ask for them.
+      def refused_options = []
+
       # The closing text: the summary fitted to the terminal, or the format asked for.
       # Names and reasons come from the runs: their control characters are
       # escaped before our own colours go in.
       def closing(analysis)
         terminal = parser.terminal(@out)
         if summary?
-          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour))
+          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
+            refused: refused_options)
           return terminal.paint(terminal.color? ? text : Printable.terminal(text))
         end
 
@@ -315,7 +338,7 @@ module Ractorbench
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
           "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h
+          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
         }
       end
 

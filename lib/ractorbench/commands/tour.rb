@@ -2,6 +2,7 @@
 
 require "tmpdir"
 require_relative "run"
+require_relative "../reports/parts/answer"
 
 require_relative "../cli"
 
@@ -45,7 +46,7 @@ module Ractorbench
       def command_name = "tour"
 
       def plan_entries(catalog)
-        entries = suites.flat_map { |suite| suite.entries(suite.tour.fetch(:scale)) }
+        entries = suites.flat_map(&:tour_entries)
         entries.each do |entry|
           catalog.workload(entry.workload)
           entry.models.each { |m| catalog.model(m) }
@@ -60,6 +61,21 @@ module Ractorbench
 
       def suites
         Plan::Suite.all.select(&:tour)
+      end
+
+      # The tour chooses its sizes and models: advice to change them is no use.
+      def refused_options = plan_switches.grep(/\A--/)
+
+      # The summary, then the answer: each experiment's fastest model.
+      def closing(analysis)
+        experiments = suites.map do |suite|
+          [suite.title, suite.tour_entries.map { |e| [e.workload, Plan::Configuration.params_label(e.params)] }]
+        end
+        answer = Reports::Parts::Answer.lines(analysis, experiments)
+        return super if answer.empty?
+
+        terminal = parser.terminal(@out)
+        super + "\n" + terminal.present(answer.join("\n")) + "\n"
       end
 
       def default_output

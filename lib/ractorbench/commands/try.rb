@@ -35,7 +35,21 @@ module Ractorbench
     # (harness/try/adapter.rb) through the usual plan, runner and store.
     class Try
       ADAPTER = File.join(HARNESS_DIR, "try", "adapter.rb")
-      DEFAULT_MODELS = %w[serial threads processes ractors].freeze
+      # The shapes a Ruby engineer writes for a list of items: a queue for
+      # threads, batches and a static split for processes and ractors. Every
+      # family gets its best shapes, so the fight is fair; the seed's
+      # per-message models are there to ask for (-m ractors).
+      BEST_SHAPES = %w[queue batches split].freeze
+      # Fibers only overlap waiting: swept when the work waits (or --fibers).
+      WAITING_FAMILY = "fiber"
+
+      # serial, then each family's best shapes, families in their declared
+      # order (Harness::Model::FAMILIES), batches before a split.
+      def self.default_models
+        @default_models ||= ["serial"] + Plan::Catalog.default.models
+          .select { |m| BEST_SHAPES.include?(m.shape) && m.family != WAITING_FAMILY }
+          .sort_by { |m| [Harness::Model::FAMILIES.index(m.family) || 99, BEST_SHAPES.index(m.shape), m.name] }.map(&:name)
+      end
       DEFAULT_REPS = 6
       DEFAULT_TIMEOUT = 60.0
 
@@ -88,6 +102,10 @@ module Ractorbench
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
+        unless target.programs.loads_harness?
+          raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
+            "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
+        end
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
@@ -106,7 +124,7 @@ module Ractorbench
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
-          o.on("-m", "--models LIST", "models to sweep (default #{DEFAULT_MODELS.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
+          o.on("-m", "--models LIST", "models to sweep (default #{Try.default_models.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
@@ -189,11 +207,6 @@ module Ractorbench
           "(#{per} per worker at W=#{counts.max})")
         say("  #{Plural.count(@reps, "run")} a point, #{plan.runs.size} runs in all, each a fresh process: " \
           "#{sizing.about(sizing.estimate(plan.runs.size, items, preflight["seconds_per_item"]))}")
-        if models.include?("ractors-split") && @models.nil?
-          say("  ractors-split too: a result is #{Reports::Parts::Units.bytes(preflight["result_bytes"])} (Marshal), and " \
-            "`ractors` copies each one as it sends it; ractors-split returns each worker's results as its final value, " \
-            "handed over without a copy, as a ractor program written by hand would")
-        end
         thin = sizing.thin(items, counts)
         unless thin.empty?
           say("  note: at W=#{thin.join(",")} a worker gets fewer than #{sizing::MIN_PER_WORKER} items, so one slow " \
@@ -209,31 +222,22 @@ module Ractorbench
       # those a diagnosis rules out; by default fibers too when the work
       # mostly waits.
       def choose_models(catalog, preflight, diagnoses)
-        wanted = (@models || DEFAULT_MODELS).dup
-        wanted << "fibers" if (@models.nil? || @fibers) && fibers?(catalog, preflight) && !wanted.include?("fibers")
-        wanted << "ractors-split" if @models.nil? && big_results?(catalog, preflight)
+        wanted = (@models || Try.default_models).dup
+        fibers = catalog.models.select { |m| m.family == WAITING_FAMILY }.map(&:name)
+        wanted.concat(fibers) if (@models.nil? || @fibers) && fibers?(fibers, preflight)
+        wanted.uniq!
         wanted.each { |m| catalog.model(m) }
-        ruled_out = diagnoses.to_h { |d| [d.model, "#{d.headline} (see above)"] }
-        excluded = wanted.select { |m| ruled_out.key?(m) }.to_h { |m| [m, ruled_out[m]] }
+        ruled_out = diagnoses.to_h { |d| [d.family, "#{d.model} #{d.headline} (see above)"] }
+        excluded = wanted.filter_map { |m| (why = ruled_out[catalog.model(m).family]) && [m, why] }.to_h
         [(["serial"] + wanted).uniq - excluded.keys, excluded]
       end
 
-      # Results this big cost more to copy out of a ractor, one message each,
-      # than a ractor program that returns them pays (its final value is
-      # handed over, not copied): ractors-split measures the latter.
-      BIG_RESULT = 16 * 1024
-
-      def big_results?(catalog, preflight)
-        preflight["result_bytes"].to_i >= BIG_RESULT && catalog.models.any? { |m| m.name == "ractors-split" }
-      end
-
-      def fibers?(catalog, preflight)
-        available = catalog.models.any? { |m| m.name == "fibers" }
-        if @fibers && !available
+      def fibers?(fibers, preflight)
+        if @fibers && fibers.empty?
           raise UsageError, "--fibers: no fibers model is installed here (harness/models/fibers.rb); see `ractorbench list`"
         end
 
-        available && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Advisor::Recommendation::WAITS : @fibers)
+        !fibers.empty? && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Advisor::Recommendation::WAITS : @fibers)
       end
 
       def collect(catalog, target, plan, writer)
@@ -271,9 +275,9 @@ module Ractorbench
           "command" => (%w[ractorbench try] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
           "seed" => plan.seed, "timeout" => @timeout, "scale" => 1.0, "suite" => nil,
           "machine" => Measure::Machine.describe, "rubies" => [target.to_h],
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h,
+          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h,
           "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
-                    "preflight" => preflight, "excluded" => excluded}
+                    "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         }
       end
     end

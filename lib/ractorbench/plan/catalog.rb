@@ -9,7 +9,7 @@ module Ractorbench
     # plus any a user loads with --load. The driver loads the same files the
     # child does, to list them and to check names and parameters up front.
     class Plan::Catalog
-      Entry = Struct.new(:name, :description, :file, :implementation, :family, keyword_init: true)
+      Entry = Struct.new(:name, :description, :file, :implementation, :family, :shape, :pattern, keyword_init: true)
 
       def self.default
         @default ||= new
@@ -44,6 +44,14 @@ module Ractorbench
       # {"threads" => "thread", ...}: recorded in a results header, so a
       # report knows what each model is without loading it.
       def families = @models.transform_values(&:family).compact
+
+      # {"ractors-split" => "split", ...}: how each model hands out work
+      # (Harness::Model::SHAPES), recorded beside the families.
+      def shapes = @models.transform_values(&:shape).compact
+
+      # {"threads" => "queue = ...", ...}: the Ruby a user can copy for each
+      # model that declares one.
+      def patterns = @models.transform_values(&:pattern).compact
 
       # The files a child must load to run this workload under this model.
       def files_for(workload_name, model_name)
@@ -80,9 +88,8 @@ module Ractorbench
         registry.each_value do |impl|
           next unless @files.include?(impl.file)
 
-          family = impl.respond_to?(:family) ? impl.family : nil
-          into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl,
-            family: family)
+          traits = impl.is_a?(Harness::Model) ? %i[family shape pattern].to_h { |t| [t, impl.public_send(t)] } : {}
+          into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl, **traits)
         end
       end
 

@@ -52,9 +52,22 @@ module Ractorbench
       end
 
       # The scaled-down version `ractorbench` (the tour) runs, if the suite
-      # takes part: {scale: F, reps: N}.
+      # takes part: {scale: F, reps: N}, and configs: [[W, M], ...] to run
+      # instead of the suite's (each entry's first, when it has several).
       def tour
         options[:tour]
+      end
+
+      # The write-up's title, for an answer a person reads.
+      def title = options[:title] || name
+
+      def tour_entries
+        configs = tour[:configs]
+        entries(tour.fetch(:scale)).map do |entry|
+          next entry unless configs && entry.configs.size > 1
+
+          Plan::Entry.new(**entry.to_h, configs: configs)
+        end
       end
 
       def entries(scale = 1.0)

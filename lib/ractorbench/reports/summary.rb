@@ -33,8 +33,9 @@ module Ractorbench
 
       module_function
 
-      # colour: (text, style) -> text, e.g. Console#colour.
-      def render(analysis, width: nil, wide: false, colour: Parts::Columns::PLAIN)
+      # colour: (text, style) -> text, e.g. Console#colour; refused: options
+      # whose advice the command cannot take (Analysis::Warnings.lines).
+      def render(analysis, width: nil, wide: false, colour: Parts::Columns::PLAIN, refused: [])
         rows = Parts::Rows.for(analysis)
         layout = width || Console::DEFAULT_WIDTH
         ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, layout, prose: width)
@@ -46,7 +47,7 @@ module Ractorbench
         else [*prose[LEGEND], compact(rows, layout, colour), *prose[not_run(rows)]]
         end
         [*tables, *ops, *headline(rows, layout, width), *prose[Parts::Verdict.lines(analysis), Parts::Notes.lines(rows),
-          Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows)]].join("\n") + "\n"
+          Parts::VmNotes.lines(analysis.header), Analysis::Warnings.lines(analysis, rows, refused: refused)]].join("\n") + "\n"
       end
 
       def compact(rows, width, colour)

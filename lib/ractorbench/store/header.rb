@@ -11,7 +11,7 @@ module Ractorbench
     module Header
       SHAPES = {
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
-        "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash],
+        "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
         "shard" => [Hash], "merged" => [Hash]
       }.freeze
 

@@ -142,11 +142,14 @@ module Ractorbench
           "scale" => first["scale"], "suite" => first["suite"], "reps" => first["reps"],
           "machine" => first["machine"], "rubies" => headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] },
           "load" => headers.flat_map { |h| Array(h["load"]) }.uniq,
-          "families" => headers.map { |h| h["families"] || {} }.reduce({}) { |all, f| f.merge(all) },
+          "families" => traits(headers, "families"), "shapes" => traits(headers, "shapes"),
           "plan" => {"seed" => first["seed"], "runs" => plan},
           "merged" => {"plan" => @plan, "sources" => sources}
         }
       end
+
+      # Every collection's model traits, the first collection's where two differ.
+      def traits(headers, key) = headers.map { |h| h[key] || {} }.reduce({}) { |all, t| t.merge(all) }
 
       def sources
         @parts.flat_map do |part|

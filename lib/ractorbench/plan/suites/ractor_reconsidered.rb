@@ -15,7 +15,7 @@ require_relative "../scaling"
 # messages by sqrt(F) so the smallest scales still pass some.
 Ractorbench::Plan::Suite.define("ractor-reconsidered",
   "tarai and allocation seq vs par, spawn 10,000 units GC on/off, ring 10,000 x 1,000, select fan-in (seed 002)",
-  reps: 3, tour: {scale: 0.001, reps: 3}) do |s|
+  reps: 6, title: "Ractor reconsidered", tour: {scale: 0.005, reps: 3}) do |s|
   scaling = Ractorbench::Plan::Scaling
   entry = Ractorbench::Plan::Entry
   seq_par = %w[serial ractors]

@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "rows"
+require_relative "winners"
+require_relative "verdict"
+require_relative "units"
+require_relative "../../plan/configuration"
+
+module Ractorbench
+  module Reports
+    module Parts
+      # The few lines a first run ends with: for each experiment, the fastest
+      # model at each size, its speedup over serial with its interval and
+      # runs, and how sure that is (Winners: Mann-Whitney, Holm). A machine
+      # too busy to judge says so first, and every line then gives figures,
+      # not a winner.
+      module Answer
+        module_function
+
+        # experiments: [[title, [[workload, params_label], ...]], ...], in
+        # the order to tell them.
+        def lines(analysis, experiments)
+          sure = Winners.for(Rows.pairs(analysis)).to_h { |e| [key(e.to_h.transform_keys(&:to_s)), e] }
+          panels = Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by { |r| key(r) }
+          # A size with one model (fan-in's mailbox or select) decides nothing.
+          told = experiments.flat_map do |title, keys|
+            panels.select { |k, rows| keys.include?(k.first(2)) && rows.size > 1 }.map { |k, rows| "  #{title}: #{entry(rows, sure[k])}" }
+          end
+          return [] if told.empty?
+
+          head = if Verdict.busy?(analysis)
+            "The answer on this machine: none yet: #{Verdict.inconclusive(analysis).sub(/\AINCONCLUSIVE: /, "")}; the figures:"
+          else
+            "The answer on this machine (fastest model at each size; how sure, by Mann-Whitney with Holm's correction):"
+          end
+          [head, *told]
+        end
+
+        def key(row) = row.values_at("workload", "params", "workers", "messages", "ruby")
+
+        # rows: one size's models; verdict: its Winners entry, if it had one
+        # (not when other programs disturbed every run of the fastest or of
+        # the runner-up: then there is no telling).
+        def entry(rows, verdict)
+          w = rows.min_by { |r| r["messages_time"]["median"] }
+          size = "#{Plan::Configuration.title(w["workload"], w["params"])} W=#{w["workers"]}"
+          how = if verdict&.runner_up && verdict.winner["model"] == w["model"]
+            Winners.verdict(verdict)
+          else
+            "no verdict: other programs disturbed its runs"
+          end
+          "#{size}: #{figure(w, rows)} (n=#{w["samples"]}); #{how}"
+        end
+
+        def figure(fastest, rows)
+          if fastest["model"] == Analysis::BASELINE
+            best = rows.select { |r| r["speedup"] && r["model"] != Analysis::BASELINE }.max_by { |r| r["speedup"] }
+            return "serial fastest#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)}" if best}"
+          end
+          return "#{fastest["model"]} fastest, #{Units.short_duration(fastest["messages_time"]["median"])} a run" unless fastest["speedup"]
+
+          "#{fastest["model"]} fastest, #{format("%.2f×", fastest["speedup"])} serial#{interval(fastest)}"
+        end
+
+        def interval(row)
+          ci = row["speedup_ci"]
+          (ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : ""
+        end
+      end
+    end
+  end
+end
