@@ -18,8 +18,10 @@ module Ractorbench
         Cell = Struct.new(:text, :style)
         MIN_FIRST = 10
         PLAIN = ->(text, _style) { text }
-        # Where a spilled cell starts under its row.
+        # Where a spilled cell starts under its row; where rows start under
+        # a group's name on a line of its own.
         SPILL_INDENT = 4
+        INDENT = 2
 
         # headings: the first column's and the others'; right: indices of
         # right-aligned columns.
@@ -60,7 +62,7 @@ module Ractorbench
 
         def longest_word = @groups.flat_map { |name, _| name.split }.map(&:length).max.to_i
 
-        def grouped_width(widths) = 2 + widths.sum + widths.size - 1
+        def grouped_width(widths, gap = 1) = INDENT + widths.sum + gap * (widths.size - 1)
 
         def render(widths, room, gap)
           first = [@headings.first.length, *@groups.flat_map { |name, _| wrap(name, room) }.map(&:length)].max
@@ -77,15 +79,17 @@ module Ractorbench
           lines.join("\n")
         end
 
-        # Too narrow for a name column: each group's name on a line of its own.
+        # Too narrow for a name column: each group's name on a line of its
+        # own, the rows under it two spaces in, their columns two spaces
+        # apart (one when that is what fits).
         def render_grouped(widths)
-          indent = 2
-          lines = [line("", headings(widths), indent - 1, widths, 1)]
-          lines << "-" * grouped_width(widths)
+          gap = (grouped_width(widths, 2) <= @width) ? 2 : 1
+          lines = [line("", headings(widths), INDENT - gap, widths, gap)]
+          lines << "-" * grouped_width(widths, gap)
           @groups.each do |name, rows|
             lines << name
             rows.each do |cells|
-              lines << line("", cells, indent - 1, widths, 1)
+              lines << line("", cells, INDENT - gap, widths, gap)
               lines.concat(spilled(cells, widths))
             end
           end
