@@ -51,7 +51,7 @@ module Ractorbench
 
       def advice
         @advice ||= Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
-          failures: failure_counts, reps: @context.reps)
+          failures: failure_counts, reps: @context.reps, width: @width)
       end
 
       # The Ruby that hands the work out as the recommended model did, with
