@@ -31,7 +31,7 @@ class GapReportTest < Minitest::Test
       end
     end
 
-    text = ractorbench("report", out).out
+    text = ractorbench("report", out, "--format", "text").out
     assert_match(/Cost per run \(medians; page faults of forked workers included\)/, text)
     assert_match(/^\| prime +\| processes +\| 2 \| 1000 \| ruby \| +[\d,]+ \|/, text)
     parallel.each do |r|

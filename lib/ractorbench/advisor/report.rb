@@ -52,7 +52,7 @@ module Ractorbench
 
       def advice
         @advice ||= Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
-          failures: failure_counts, reps: @context.reps)
+          failures: failure_counts, reps: @context.reps, width: @width)
       end
 
       # The Ruby that hands the work out as the recommended model did, with
@@ -233,7 +233,7 @@ module Ractorbench
       # Failures alike but for the item they met.
       def reason_kind(run) = reason(run).gsub(/item \d+/, "item N").gsub(/\d+(\.\d+)?s\b/, "Ns")
 
-      def wrap(text) = TextWrap.wrap(text)
+      def wrap(text) = TextWrap.wrap(text, width: @width)
     end
   end
 end

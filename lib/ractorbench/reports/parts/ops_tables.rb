@@ -3,6 +3,7 @@
 require "terminal-table"
 require_relative "../../analysis/ops_per_second"
 require_relative "columns"
+require_relative "../../console"
 require_relative "markdown_text"
 
 module Ractorbench
@@ -26,8 +27,10 @@ module Ractorbench
           end
         end
 
-        # For a terminal of width columns (run's and the tour's closing text).
-        def compact(analysis, width)
+        # For a terminal of width columns (run's and the tour's closing
+        # text): the table laid out for width, the prose wrapped at prose
+        # (nil: lines kept whole).
+        def compact(analysis, width, prose: nil)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
             rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
             columns = Columns.new(["seed", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
@@ -39,7 +42,7 @@ module Ractorbench
                 [r["ran"] || r["subject"], r["model"], *(r["ruby"] if rubies), *figures]
               end)
             end
-            [table.title, columns.to_s(width), *notes(rows), *skipped_lines(rows)].join("\n")
+            [Console.wrap(table.title, prose), columns.to_s(width), *[*notes(rows), *skipped_lines(rows)].map { |l| Console.wrap(l, prose) }].join("\n")
           end
         end
 
