@@ -191,4 +191,12 @@ class TryCheckTest < Minitest::Test
     assert_match(/^Recommendation: /, out)
     assert_match(/^  - 1 of 10 runs failed \(\w+ 1; see above\) and is left out: this rests on the 9 that succeeded/, out)
   end
+
+  # A diagnosis is laid out for the screen it is printed on, never wider.
+  def test_a_diagnosis_fits_an_80_column_screen
+    result = ractorbench("try", "--example", "unsafe_cache", "--check", chdir: ROOT, env: {"COLUMNS" => "80"})
+    assert_equal 1, result.code, result.err
+    assert_match(/^  fix:   work changes it/, result.out)
+    assert_empty result.out.lines.map(&:chomp).select { |l| l.size > 80 }, result.out
+  end
 end

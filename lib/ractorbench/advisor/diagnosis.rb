@@ -33,9 +33,11 @@ module Ractorbench
         @notes = notes
       end
 
-      # The findings one after another; a reason shared by consecutive
-      # findings that wait for the combined fix is said once.
-      def lines
+      # The findings one after another, for a screen `width` columns wide; a
+      # reason shared by consecutive findings that wait for the combined fix
+      # is said once.
+      def lines(width: WIDTH)
+        @width = width
         out = ["#{model}: #{headline}"]
         findings.each_with_index do |f, i|
           out.concat(field("what", f.what))
@@ -157,12 +159,14 @@ module Ractorbench
         Paths.short(finding.where) + (finding.source ? "   #{finding.source}" : "")
       end
 
-      # "  what:  text" wrapped at WIDTH, continuation lines under the text.
+      def width = @width || WIDTH
+
+      # "  what:  text" wrapped at the width, continuation lines under the text.
       def field(label, text)
         words = text.to_s.split(" ")
         lines = ["  #{"#{label}:".ljust(LABEL - 2)}"]
         words.each do |word|
-          if lines.last.size + word.size + 1 > WIDTH && lines.last.size > LABEL
+          if lines.last.size + word.size + 1 > width && lines.last.size > LABEL
             lines << " " * LABEL
           end
           lines[-1] += (lines.last.size > LABEL) ? " #{word}" : word
@@ -173,11 +177,11 @@ module Ractorbench
       # Code to copy is never cut: a comment that does not fit is left out.
       def code_line(code)
         line = "           #{code}"
-        (line.size > WIDTH) ? line.sub(/ # .*\z/, "") : line
+        (line.size > width) ? line.sub(/ # .*\z/, "") : line
       end
 
       # A line of source is cut, not wrapped: its start says enough.
-      def clip(line) = (line.size > WIDTH) ? "#{line[0, WIDTH - 1]}…" : line
+      def clip(line) = (line.size > width) ? "#{line[0, width - 1]}…" : line
     end
   end
 end

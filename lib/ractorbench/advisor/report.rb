@@ -35,7 +35,7 @@ module Ractorbench
 
       def to_s
         parts = [header]
-        parts << @diagnoses.flat_map(&:lines).join("\n") unless @diagnoses.empty?
+        parts << @diagnoses.flat_map { |d| d.lines(width: @width) }.join("\n") unless @diagnoses.empty?
         if @panel
           parts << table
           parts << Reports::Parts::SweepPlot.new(@panel).to_s

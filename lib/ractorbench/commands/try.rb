@@ -152,7 +152,7 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         terminal = parser.terminal(@out)
-        @out.puts(terminal.present(diagnoses.flat_map(&:lines).join("\n"))) unless diagnoses.empty?
+        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
         models = diagnoses.map(&:model)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
