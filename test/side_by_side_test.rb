@@ -47,7 +47,9 @@ class SideBySideTest < Minitest::Test
       end
     end
 
-    text = ractorbench("report", out, "--by", "ruby", env: {"COLUMNS" => "100", "NO_COLOR" => "1"})
+    # Wide enough for both sides in one table even when the busy machine
+    # disturbed most runs of a cell, which then says so ("(3/3 disturbed)").
+    text = ractorbench("report", out, "--by", "ruby", env: {"COLUMNS" => "200", "NO_COLOR" => "1"})
     assert_equal 0, text.code, text.err
     header = text.out.lines.find { |l| l.include?("model") }
     assert_match(/workload\s*\|\s*W×M\s*\|\s*model\s*\|\s*host\s*\|\s*other/, header)
@@ -55,7 +57,8 @@ class SideBySideTest < Minitest::Test
     # With its interval or spread where the runs allow one (runs the busy
     # machine disturbed stay out, so n may be lower).
     assert_equal 2, ractors.scan(/\d+\.\d\d×(?: \[[\d.]+, [\d.]+\]| ±\d+%)? n=[1-3]/).size, ractors
-    assert_match(/\A\|\s+tarai\s+\|\s+2×1\s+\|\s+serial\s+\|\s+[\d.]+(?:ms|µs|s)(?: ±\d+%)? n=[1-3] \|/, text.out.lines.find { |l| l.start_with?("| tarai") })
+    assert_match(%r{\A\|\s+tarai\s+\|\s+2×1\s+\|\s+serial\s+\|\s+[\d.]+(?:ms|µs|s)(?: ±\d+%)? n=[1-3](?: \([1-3]/3 disturbed\))? \|},
+      text.out.lines.find { |l| l.start_with?("| tarai") })
     assert_includes text.out, "host: #{RUBY_DESCRIPTION}"
 
     html = File.join(@dir, "by_ruby.html")
@@ -97,8 +100,11 @@ class SideBySideTest < Minitest::Test
     assert ractors.values.all? { |row| row["samples"].positive? && row["speedup"] }
 
     compare = ractorbench("compare", merged, "--by", "machine", "--format", "json")
-    assert_equal 0, compare.code, compare.err
-    assert_equal 3, JSON.parse(compare.out)["against"].first["rows"].size, compare.out
+    # 3: the busy machine disturbed most runs of a side, and compare says it cannot judge.
+    assert_includes [0, 3], compare.code, compare.err
+    rows = JSON.parse(compare.out)["against"].first["rows"]
+    assert_equal 3, rows.size, compare.out
+    assert rows.all? { |r| r["verdict"] == "disturbed" }, compare.out if compare.code == 3
 
     pooled = ractorbench("report", merged, "--format", "csv")
     assert_equal 0, pooled.code, pooled.err

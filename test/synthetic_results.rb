@@ -51,6 +51,17 @@ module SyntheticResults
     end
   end
 
+  # One collection of two Rubies, "ruby" and "yjit": serial 20% faster on
+  # yjit, threads the same; 8 runs of each.
+  def two_rubies(path)
+    write(path, {
+      ["prime", "serial", 2, 50, "ruby"] => draws(8, median: 0.010, seed: 11),
+      ["prime", "serial", 2, 50, "yjit"] => draws(8, median: 0.008, seed: 12),
+      ["prime", "threads", 2, 50, "ruby"] => draws(8, median: 0.011, seed: 13),
+      ["prime", "threads", 2, 50, "yjit"] => draws(8, median: 0.011, seed: 14)
+    })
+  end
+
   # n draws of median * exp(N(0, spread)): skewed right like run times.
   def draws(n, median:, spread: 0.03, seed: 1)
     rng = Random.new(seed)

@@ -29,7 +29,7 @@ class UncertaintyReportTest < Minitest::Test
 
   def test_a_quiet_collection_shows_intervals_bars_and_no_warnings
     file = quiet_file
-    text = ractorbench("report", file)
+    text = ractorbench("report", file, "--format", "text")
     assert_equal 0, text.code, text.err
     refute_match(/WARNING/, text.out)
     assert_match(/median 95% CI/, text.out)
@@ -66,7 +66,7 @@ class UncertaintyReportTest < Minitest::Test
     out = ractorbench("report", file).out
     [
       %r{WARNING: the work of 1 configuration takes under 50 ms serially \(prime/w2/m50/ruby: 10 ms\): too short to show parallelism},
-      /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 10 or more/,
+      /WARNING: 3 of 3 configurations have fewer than 6 successful runs \(fewest: 4\).*run again with --reps 6 or more/,
       %r{WARNING: runs vary by more than 10% .* prime/serial/w2/m50/ruby \(\d+%\).*make each run longer \(more --messages\)},
       %r{WARNING: the first run of 1 configuration was much slower than the rest \(prime/threads/w2/m50/ruby\).*use --first-run exclude},
       %r{WARNING: 1 run stands far from the rest .*prime/ractors/w2/m50/ruby/rep3.*run again on a quiet machine},
@@ -103,7 +103,7 @@ class UncertaintyReportTest < Minitest::Test
     assert_equal [3, 3], samples.call("--first-run", "exclude").values_at("base", "yjit").map { |c| c["samples"] }
     assert_equal [4, 4], samples.call("--first-run", "include").values_at("base", "yjit").map { |c| c["samples"] }
 
-    text = ractorbench("report", file).out
+    text = ractorbench("report", file, "--format", "text").out
     assert_match(/Note: the first run of each configuration on yjit \(JIT enabled\) is left out/, text)
     assert_match(/\| 0\.0300 \(apart\) \|/, text)
     assert_usage_error(ractorbench("report", file, "--first-run", "sometimes"), /--first-run must be one of auto, include, exclude/)

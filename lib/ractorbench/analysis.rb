@@ -7,6 +7,7 @@ require_relative "store/run_table"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
 require_relative "analysis/first_run"
+require_relative "measure/interference"
 
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
@@ -89,7 +90,13 @@ module Ractorbench
 
       def disturbed_runs = columns.views(@disturbed_rows)
 
-      def all_disturbed? = !@disturbed_rows.empty? && @ok_rows.equal?(@disturbed_rows)
+      # No successful run but disturbed ones (counted, not compared by
+      # identity: leaving out a first run makes @ok_rows a new Array).
+      def all_disturbed? = !@disturbed_rows.empty? && @disturbed_rows.size == @succeeded_count
+
+      # The configuration gives no verdict: no undisturbed run succeeded, or
+      # most of its runs were disturbed (Measure::Interference.too_many?).
+      def too_disturbed? = all_disturbed? || Measure::Interference.too_many?(disturbed_count, columns.size)
 
       def failed_runs = columns.views(@failed_rows)
 

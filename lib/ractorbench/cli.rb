@@ -4,6 +4,7 @@ require "optparse"
 require_relative "errors"
 require_relative "version"
 require_relative "cli/parser"
+require_relative "console"
 require_relative "reports"
 
 module Ractorbench
@@ -31,7 +32,7 @@ module Ractorbench
         command, = @commands.fetch(name) { raise UsageError, "unknown command #{name.inspect}; run `ractorbench help`" }
         command.new(argv, out: out, err: err).call
       rescue Parser::Shown => e
-        out.puts(e.text)
+        out.puts(e.text(Console.new(out).width))
         0
       rescue UsageError, OptionParser::ParseError => e
         err.puts("ractorbench: #{e.message}")
@@ -61,22 +62,24 @@ module Ractorbench
 
       def usage(out)
         load_commands
-        out.puts("Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)", "")
-        out.puts("Commands:")
-        @commands.sort.each { |name, (_, summary)| out.puts(format("  %-8s %s", name, summary)) }
-        out.puts("  help     help [COMMAND]: this, or a command's options (as COMMAND --help)")
-        out.puts("  version  the version of ractorbench (as --version)")
-        out.puts("", "Formats:", *formats.map { |line| "  #{line}" })
-        out.puts("", "Exit status:", "  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;",
-          "  2 bad input (one line on stderr saying what to change); 130 interrupted.")
-        out.puts("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.")
+        width = Console.new(out).width
+        commands = @commands.sort.map { |name, (_, summary)| [name, summary] } +
+          [["help", "help [COMMAND]: this, or a command's options (as COMMAND --help)"], ["version", "the version of ractorbench (as --version)"]]
+        prose = ->(line) { Console.wrap_line(line, width) }
+        out.puts(*prose["Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)"], "", "Commands:",
+          *commands.flat_map { |name, summary| Console.hang(format("  %-8s ", name), summary, width) },
+          "", "Formats:", *formats.flat_map { |line| prose["  #{line}"] },
+          "", "Exit status:", *prose["  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;"],
+          *prose["  2 bad input (one line on stderr saying what to change); 130 interrupted."], "",
+          *Console.hang("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.",
+            width, column: 0))
         0
       end
 
       private
 
       def formats
-        ["report --format: #{Reports.names.join(", ")} (default text)",
+        ["report --format: #{Reports.names.join(", ")} (default summary; text: in full)",
           "run and tour --format: the same (default summary: the compact table; --wide for every column)",
           "report --by ruby|machine --format: #{Reports.names(of: :sides).join(", ")} (default text)",
           "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)"]

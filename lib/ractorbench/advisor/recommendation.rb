@@ -2,7 +2,7 @@
 
 require_relative "../reports/parts/units"
 require_relative "../analysis/sweep"
-require_relative "../stats/median_interval"
+require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
 
@@ -30,7 +30,9 @@ module Ractorbench
       Choice = Struct.new(:family, :series, :point, :best, keyword_init: true)
 
       # failures: [failed runs, runs in all, {model => failed}].
-      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}], reps: nil)
+      # width: the screen's, to wrap the lines at.
+      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}], reps: nil, width: TextWrap::WIDTH)
+        @width = width
         @panel = panel
         @preflight = preflight
         @excluded = excluded
@@ -64,7 +66,7 @@ module Ractorbench
       end
 
       def format_lines(body)
-        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }].flat_map { |l| TextWrap.wrap(l, indent: "    ") }
+        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }].flat_map { |l| TextWrap.wrap(l, width: @width, indent: "    ") }
       end
 
       # Said whatever the verdict: models the check ruled out, and why.
@@ -163,10 +165,8 @@ module Ractorbench
         [head, "run again with #{reps_advice}", *excluded_reasons]
       end
 
-      def reps_advice
-        need = [Stats::MedianInterval.min_samples, (@reps.to_i * 2)].max
-        "--reps #{need} or more"
-      end
+      # One comparison per point with serial, as the table shows them.
+      def reps_advice = Analysis::RepsAdvice.text(measured_points.size)
 
       def measured_points
         @panel.series.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }

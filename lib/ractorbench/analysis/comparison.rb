@@ -6,6 +6,7 @@ require_relative "../stats/mann_whitney"
 require_relative "../stats/holm"
 require_relative "../stats/geometric_mean"
 require_relative "../analysis"
+require_relative "../measure/interference"
 
 module Ractorbench
   class Analysis
@@ -21,12 +22,37 @@ module Ractorbench
       # one Ruby of a file). paired: its runs share repetitions with the
       # baseline's (one collection), so the bootstrap draws them as pairs.
       # header: the results header its groups' figures are read with.
-      Side = Struct.new(:label, :groups, :paired, :header, keyword_init: true)
+      Side = Struct.new(:label, :groups, :paired, :header, keyword_init: true) do
+        # Runs other programs (or steal) disturbed, of all its runs; nil
+        # when its runs did not record what the machine did.
+        def disturbed_count = (groups.sum(&:disturbed_count) if groups.any?(&:interference_recorded?))
+        def run_count = groups.sum { |g| g.runs.size }
+        def disturbed_runs = groups.flat_map(&:runs_disturbed)
 
-      # One configuration on both sides.
-      Row = Struct.new(:key, :a, :b, :a_ci, :b_ci, :ratio, :ratio_ci, :test, :p_holm, :verdict, keyword_init: true) do
+        # Most of the side's runs disturbed: what `report` calls INCONCLUSIVE
+        # for a file, so none of its configurations is judged here either.
+        def busy?
+          return @busy if defined?(@busy)
+
+          @busy = !disturbed_count.nil? && Measure::Interference.too_many?(disturbed_count, run_count)
+        end
+      end
+
+      # One configuration on both sides. busy_sides: "A" (the baseline)
+      # and/or "B" when that whole side is busy?.
+      Row = Struct.new(:key, :a, :b, :a_ci, :b_ci, :ratio, :ratio_ci, :test, :p_holm, :verdict, :busy_sides,
+        keyword_init: true) do
         def change = ratio && ratio - 1
-        def detectable? = !test.p.nil?
+
+        # "A"/"B" => its group, for each side where this configuration had
+        # too many disturbed runs (Group#too_disturbed?).
+        def disturbed_sides = {"A" => a, "B" => b}.select { |_, group| group.too_disturbed? }
+
+        # Not tested, inconclusive: too many disturbed runs in the
+        # configuration on a side, or in the whole side.
+        def disturbed? = !busy_sides.empty? || a.too_disturbed? || b.too_disturbed?
+
+        def detectable? = !test.p.nil? && !disturbed?
       end
 
       # All rows of one side against the baseline, and their geometric mean.
@@ -51,6 +77,19 @@ module Ractorbench
       def metric_name = METRIC_NAMES.fetch(metric)
 
       def comparisons = rows.count(&:detectable?)
+
+      # Configurations with too many disturbed runs on a side to judge.
+      def disturbed_rows = rows.select(&:disturbed?)
+
+      # Nothing could be judged: every configuration was too disturbed.
+      def inconclusive? = !rows.empty? && rows.all?(&:disturbed?)
+
+      # The sides (baseline first) most of whose runs were disturbed.
+      def busy_sides = [baseline, *againsts.map(&:side)].select(&:busy?)
+
+      # The groups of every configuration compared, each once (a baseline's
+      # groups are in the rows of every side compared with it).
+      def compared_groups = rows.flat_map { |r| [r.a, r.b] }.uniq(&:object_id)
 
       # Significant slowdowns beyond limit (a fraction, 0.1 = 10%).
       def regressions(limit)
@@ -116,19 +155,23 @@ module Ractorbench
           Stats::Bootstrap.ratio_of_medians(ys, xs, label: label)
         end
         Row.new(key: key, a: a, b: b, a_ci: Stats::MedianInterval.for(xs), b_ci: Stats::MedianInterval.for(ys),
-          ratio: ratio_ci.estimate, ratio_ci: ratio_ci, test: Stats::MannWhitney.test(xs, ys))
+          ratio: ratio_ci.estimate, ratio_ci: ratio_ci, test: Stats::MannWhitney.test(xs, ys),
+          busy_sides: {"A" => baseline, "B" => side}.select { |_, s| s.busy? }.keys)
       end
 
       # :faster, :slower, :same (enough runs, no detectable change),
       # :too_few (so few runs that no change could have been detected: not
-      # the same thing as "no change"), :unknown (no test possible).
+      # the same thing as "no change"), :disturbed (too many disturbed runs
+      # on a side: not tested, not counted among Holm's comparisons),
+      # :unknown (no test possible).
       def adjust!
         all = rows
-        adjusted = Stats::Holm.adjust(all.map { |r| r.test.p })
+        adjusted = Stats::Holm.adjust(all.map { |r| r.test.p if r.detectable? })
         m = all.count(&:detectable?)
         all.zip(adjusted).each do |r, p|
           r.p_holm = p
-          r.verdict = if p.nil? || r.ratio.nil? then :unknown
+          r.verdict = if r.disturbed? then :disturbed
+          elsif p.nil? || r.ratio.nil? then :unknown
           elsif p < alpha then (r.ratio > 1) ? :slower : :faster
           elsif Stats::MannWhitney.min_p(r.test.n1, r.test.n2) * m >= alpha then :too_few
           else :same
@@ -138,9 +181,10 @@ module Ractorbench
 
       # The geometric means of both sides' medians, their ratio, and its
       # interval: the same bootstrap draws of every row, combined draw by
-      # draw, so the interval needs every row to have one.
+      # draw, so the interval needs every row to have one. Inconclusive
+      # (disturbed) configurations stay out of it.
       def geomean(rows)
-        rows = rows.select(&:ratio)
+        rows = rows.select { |r| r.ratio && !r.disturbed? }
         return nil if rows.empty?
 
         ratio = Stats::GeometricMean.of(rows.map(&:ratio))

@@ -4,6 +4,8 @@ require_relative "../analysis"
 require_relative "row"
 require_relative "ops_per_second"
 require_relative "comparison"
+require_relative "comparison/cautions"
+require_relative "warnings"
 
 module Ractorbench
   class Analysis
@@ -11,7 +13,9 @@ module Ractorbench
     # each side, side by side, per workload and size - "did ractors get
     # better from 3.4 to 4.0?" at a glance. The sides are compare's
     # (Comparison::Sides); each cell is that side's Analysis::Row, so every
-    # figure is the one `report` prints for it, with its n and spread.
+    # figure is the one `report` prints for it, with its n and spread;
+    # disturbed runs are left out, warned of, and a side mostly disturbed
+    # makes the whole INCONCLUSIVE, as in `compare --by`.
     class Analysis::SideBySide
       # One workload, size (and, by machine, Ruby): a line per model.
       Panel = Struct.new(:workload, :params, :workers, :messages, :ruby, :lines, keyword_init: true) do
@@ -19,8 +23,12 @@ module Ractorbench
       end
 
       # One model across the sides: cells[i] is the Row of sides[i], or nil
-      # where that side did not run it.
-      Line = Struct.new(:model, :cells, keyword_init: true)
+      # where that side did not run it; groups[i] the Group it was made of.
+      Line = Struct.new(:model, :cells, :groups, keyword_init: true) do
+        # Side i's Group when its runs were too disturbed to give a verdict
+        # (Group#too_disturbed?): its figures are shown, marked inconclusive.
+        def disturbed(i) = groups[i]&.then { |g| g if g.too_disturbed? }
+      end
 
       attr_reader :by, :sides, :panels
 
@@ -28,12 +36,27 @@ module Ractorbench
       def initialize(by, built)
         @by = by
         @sides = [built.baseline, *built.others]
-        rows = @sides.map do |side|
-          side.groups.reject { |g| Analysis::OpsPerSecond.group?(g) }.to_h { |g| [key(g), Analysis::Row.for(g, side.header)] }
-        end
-        @panels = build(rows)
+        groups = @sides.map { |side| side.groups.reject { |g| Analysis::OpsPerSecond.group?(g) }.to_h { |g| [key(g), g] } }
+        rows = @sides.zip(groups).map { |side, by_key| by_key.transform_values { |g| Analysis::Row.for(g, side.header) } }
+        @panels = build(rows, groups)
         @analyses = built.analyses
       end
+
+      # Each collection's (or machine's) disturbed runs, as `report` warns
+      # of them: how many, by what, left out of the figures, what to do.
+      def cautions
+        @analyses.filter_map do |analysis, label|
+          warning = Analysis::Warnings.disturbed(analysis)
+          "#{label}: #{warning.message}" if warning
+        end
+      end
+
+      # Some cell's runs were too disturbed to give a verdict (Line#disturbed).
+      def disturbed? = panels.any? { |panel| panel.lines.any? { |line| line.groups.each_index.any? { |i| line.disturbed(i) } } }
+
+      # The INCONCLUSIVE line when most runs of a side were disturbed
+      # (Comparison::Side#busy?, as `compare --by` decides), else nil.
+      def inconclusive = Analysis::Comparison::Cautions.busy(sides.select(&:busy?))
 
       def labels = sides.map(&:label)
 
@@ -63,12 +86,15 @@ module Ractorbench
         [group.workload, group.params_label, group.workers, group.messages, (group.ruby if by == "machine"), group.model]
       end
 
-      def build(rows)
+      def build(rows, groups)
         keys = rows.flat_map(&:keys).uniq
         keys.group_by { |k| k.take(5) }.sort_by { |(workload, params, workers, messages, ruby), _| [workload, params.to_s, workers.to_i, messages.to_i, ruby.to_s] }
           .map do |(workload, params, workers, messages, ruby), members|
             models = members.map(&:last).uniq.sort_by { |m| [(m == Analysis::BASELINE) ? 0 : 1, m] }
-            lines = models.map { |m| Line.new(model: m, cells: rows.map { |r| r[[workload, params, workers, messages, ruby, m]] }) }
+            lines = models.map do |m|
+              key = [workload, params, workers, messages, ruby, m]
+              Line.new(model: m, cells: rows.map { |r| r[key] }, groups: groups.map { |g| g[key] })
+            end
             Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby, lines: lines)
           end
       end

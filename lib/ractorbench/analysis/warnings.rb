@@ -4,7 +4,9 @@ require_relative "../stats/median_interval"
 require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
+require_relative "reps_advice"
 require_relative "../plural"
+require_relative "../plan/configuration"
 require_relative "../measure/interference"
 
 module Ractorbench
@@ -45,8 +47,10 @@ module Ractorbench
         [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
       end
 
+      # A configuration named as its label names it, without the internal
+      # parameters (Plan::INTERNAL_PARAMS).
       def label(row)
-        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
+        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
       end
 
       def named(rows)
@@ -82,7 +86,7 @@ module Ractorbench
       end
 
       def label_without_model(row)
-        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
+        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
       end
 
       def few_samples(rows)
@@ -93,7 +97,12 @@ module Ractorbench
         Warning.new("few_samples",
           "#{few.size} of #{Plural.count(rows.size, "configuration")} #{Plural.verb(few.size, "has", "have")} fewer than #{need} successful runs (fewest: " \
           "#{few.map { |r| r["samples"] }.min}), too few for a 95% interval of the median or of a speedup, " \
-          "so their differences may be noise: run again with --reps 10 or more")
+          "so their differences may be noise: run again with #{RepsAdvice.text(comparisons(rows))}")
+      end
+
+      # Sizes at which models are compared with each other (Winners' tests).
+      def comparisons(rows)
+        rows.group_by { |r| r.values_at("workload", "params", "workers", "messages", "ruby") }.count { |_, g| g.size > 1 }
       end
 
       def spread(rows)

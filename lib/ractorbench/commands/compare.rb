@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../printable"
+require_relative "../plural"
 require_relative "../analysis/comparison"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"
@@ -18,11 +19,16 @@ module Ractorbench
     # `ractorbench compare FILE --by ruby|machine` (the machines of a file
     # `merge` wrote): did anything get faster or slower,
     # by how much, and how sure are we. With --fail-above PCT it exits 1 on
-    # a significant slowdown beyond PCT percent, for CI.
+    # a significant slowdown beyond PCT percent, for CI. Runs other programs
+    # (or steal) disturbed are left out as `report` leaves them out; a
+    # configuration with too many of them is not judged, and when none can
+    # be the comparison is inconclusive: exit 3, never 0 or 1.
     class Compare
-      EXIT_CODES = [[0, "compared (and, with --fail-above, no significant slowdown beyond it)"],
+      INCONCLUSIVE = 3
+      EXIT_CODES = [[0, "compared (--fail-above: no significant slowdown beyond it in the configurations judged)"],
         [1, "--fail-above PCT: a configuration is significantly slower by more than PCT%"],
-        [2, "bad input (missing files, nothing in common, a bad option): one line on stderr"]].freeze
+        [2, "bad input (missing files, nothing in common, a bad option): one line on stderr"],
+        [INCONCLUSIVE, "inconclusive: too many disturbed runs to judge anything; run again on a quiet machine"]].freeze
 
       def initialize(argv, out:, err:)
         @out = out
@@ -90,10 +96,21 @@ module Ractorbench
           "sides; compare files made with the same workloads, models, --workers and --messages"
       end
 
-      # 0, or 1 when --fail-above finds a significant slowdown beyond it.
+      # 0, or 1 when --fail-above finds a significant slowdown beyond it;
+      # 3 when nothing could be judged, with or without --fail-above.
       def gate(comparison)
+        if comparison.inconclusive?
+          note("ractorbench: INCONCLUSIVE: too many disturbed runs to judge any configuration#{limit_note}; exit #{INCONCLUSIVE}")
+          return INCONCLUSIVE
+        end
         return 0 unless @fail_above
 
+        skipped = comparison.disturbed_rows.size
+        unless skipped.zero?
+          note("ractorbench: warning: --fail-above #{format_pct(@fail_above)}: #{Plural.count(skipped, "configuration")} " \
+            "not checked, too many of #{Plural.verb(skipped, "its", "their")} runs disturbed: " \
+            "#{Analysis::Comparison::Cautions.shown(Analysis::Comparison::Cautions.not_judged(comparison))}")
+        end
         if comparison.runs_needed
           note("ractorbench: warning: --fail-above #{format_pct(@fail_above)}: some configurations have too few " \
             "runs for any slowdown to count; run with --reps #{comparison.runs_needed} or more")
@@ -107,6 +124,8 @@ module Ractorbench
       end
 
       def note(line) = @err.puts(parser.terminal(@err).present(line))
+
+      def limit_note = @fail_above ? ", so --fail-above #{format_pct(@fail_above)} neither passes nor fails" : ""
 
       def by(field)
         return field if %w[ruby machine].include?(field)

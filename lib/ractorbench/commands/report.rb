@@ -2,6 +2,7 @@
 
 require "shellwords"
 require_relative "../printable"
+require_relative "../console"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
@@ -29,10 +30,10 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @format = "text"
         @parser = CLI::Parser.new("Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT] " \
           "| report FILE --by ruby|machine [--format #{Reports.names(of: :sides).join("|")}]", exit_codes: EXIT_CODES) do |o|
-          o.on("--format NAME", "output format (default text)") { |f| @format = f }
+          o.on("--format NAME", "output format (default summary: the table `run` ends with; text: every statistic; " \
+            "with --by, default text)") { |f| @format = f }
           o.on("--by FIELD", "ruby or machine: each model's speedup over serial on each Ruby (or machine of a merged " \
             "file), side by side") { |f| @by = by(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
@@ -41,6 +42,7 @@ module Ractorbench
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end
         @parser.parse!(argv)
+        @format ||= @by ? "text" : "summary"
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
 
         @path = argv.first
@@ -123,7 +125,9 @@ module Ractorbench
         nil
       end
 
-      # The summary laid out and wrapped for the terminal; text and bm coloured there.
+      # The summary laid out for the terminal (or 100 columns), as `run`
+      # ended with it, then where the rest is (a tour's or try's file: as
+      # that command ended); text and bm coloured there.
       def for_terminal(renderer, analysis)
         terminal = @parser.terminal(@out)
         # Names and reasons come from the file: their control characters are
@@ -132,8 +136,10 @@ module Ractorbench
           ending = ending(analysis)
           return ending if ending
 
-          text = Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour))
-          terminal.present(terminal.color? ? text : Printable.terminal(text))
+          text = Reports::Summary.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
+            Console.wrap("Every statistic, the cost per run and each gap to the ideal: `ractorbench report #{@path} --format text`",
+              terminal.known_width) + "\n"
+          terminal.paint(terminal.color? ? text : Printable.terminal(text))
         elsif HUMAN.include?(@format)
           terminal.paint(Printable.terminal(renderer.render(analysis)))
         else

@@ -237,7 +237,8 @@ module Ractorbench
         path = session.writer.path
         analysis = Analysis.new(Store.read(path), first_run: @first_run || "auto")
         @out.write(closing(analysis))
-        note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again")
+        note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again, with every statistic " \
+          "behind `--format text`")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
       end
 
@@ -305,9 +306,9 @@ module Ractorbench
       def closing(analysis)
         terminal = parser.terminal(@out)
         if summary?
-          text = Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour),
+          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
             refused: refused_options)
-          return terminal.present(terminal.color? ? text : Printable.terminal(text))
+          return terminal.paint(terminal.color? ? text : Printable.terminal(text))
         end
 
         text = Printable.terminal(renderer.render(analysis))

@@ -30,7 +30,7 @@ module Ractorbench
       end
 
       # What the tour printed at its end (the summary, then the answer), from
-      # its results file alone: `report FILE --format summary` of a tour's
+      # its results file alone: `report FILE` (the summary) of a tour's
       # file prints it again, this command rebuilt from the command line the
       # file records.
       def ending(analysis) = closing(analysis)

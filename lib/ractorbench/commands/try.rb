@@ -102,6 +102,10 @@ module Ractorbench
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
+        unless target.programs.loads_harness?
+          raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
+            "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
+        end
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
@@ -148,7 +152,7 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         terminal = parser.terminal(@out)
-        @out.puts(terminal.present(diagnoses.flat_map(&:lines).join("\n"))) unless diagnoses.empty?
+        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
         models = diagnoses.map(&:model)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
@@ -196,7 +200,7 @@ module Ractorbench
       public
 
       # What try prints at its end, from its results file alone: `report
-      # FILE --format summary` of a try's file prints it again, this command
+      # FILE` (the summary) of a try's file prints it again, this command
       # rebuilt from the command line the file records.
       def ending(analysis) = parser.terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
 

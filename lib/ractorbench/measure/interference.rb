@@ -34,6 +34,11 @@ module Ractorbench
       # Whether most of these disturbed runs were disturbed by steal.
       def self.mostly_stolen?(runs) = runs.count { |run| stolen?(run) } * 2 > runs.size
 
+      # Whether so many of some runs were disturbed (more than half) that
+      # they give no verdict: a file `report` calls INCONCLUSIVE, a
+      # configuration `compare` and `report --by` call inconclusive.
+      def self.too_many?(disturbed, runs) = disturbed * 2 > runs
+
       def initialize(stat: STAT)
         @stat = stat
         @tick = Etc.sysconf(Etc::SC_CLK_TCK).to_f

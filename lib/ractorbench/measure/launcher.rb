@@ -34,6 +34,8 @@ module Ractorbench
         def measured = records.find { |r| r.key?(ResultChannel::MEASURED) }&.fetch(ResultChannel::MEASURED)
       end
 
+      # script: the program's path, or the arguments that start it, script
+      # last (mruby is given its libraries with -r: Rubies::ChildPrograms).
       # grace: [signal, seconds] sent to the child alone at the time limit,
       # before the kill (the try check says where it was stuck).
       def initialize(target, script, timeout:, grace: nil)
@@ -48,7 +50,7 @@ module Ractorbench
         pipes = Pipes.new
         cpu_before = Process.times
         started = now
-        pid = Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, @script,
+        pid = Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
           :in => pipes.spec_r, :out => pipes.out_w, :err => pipes.err_w, 3 => pipes.result_w,
           :pgroup => true, :unsetenv_others => true, **Limits.spawn_options)
         pipes.spawned(spec)

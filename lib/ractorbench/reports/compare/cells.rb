@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../parts/units"
+require_relative "../parts/disturbance"
 require_relative "../../stats/bootstrap"
 require_relative "../../plural"
 
@@ -27,15 +28,18 @@ module Ractorbench
             ["A: #{comparison.baseline.label}", "B: #{against.side.label}", "change B/A", "95% CI", "p", "Holm p", "n"]
         end
 
+        # A configuration too disturbed to judge shows its medians (and n)
+        # but no change, interval or p: nothing is claimed from it.
         def row(comparison, r)
+          judged = !r.disturbed?
           r.key.values_at(*key_columns(comparison)).map(&:to_s) + [median(r.a_ci), median(r.b_ci), change(r),
-            interval(r.ratio_ci), p(r.test.p), p(r.p_holm), "#{r.test.n1}+#{r.test.n2}"]
+            judged ? interval(r.ratio_ci) : "-", p((r.test.p if judged)), p(r.p_holm), "#{r.test.n1}+#{r.test.n2}"]
         end
 
         def geomean(comparison, g)
           blanks = Array.new(key_columns(comparison).size - 1, "")
           ["geomean"] + blanks + [duration(g.a), duration(g.b), percent(g.ratio - 1),
-            g.low ? "[#{percent(g.low - 1)}, #{percent(g.high - 1)}]" : "-", "", "", "#{g.count} configs"]
+            g.low ? "[#{percent(g.low - 1)}, #{percent(g.high - 1)}]" : "-", "", "", Plural.count(g.count, "config")]
         end
 
         # The median and benchstat's "± x%", the interval's half-width; or
@@ -53,8 +57,16 @@ module Ractorbench
           when :slower, :faster then percent(r.change)
           when :same then "~ (#{percent(r.change)})"
           when :too_few then "? (#{percent(r.change)})"
+          when :disturbed then disturbed(r)
           else "?"
           end
+        end
+
+        # "inconclusive: B 8 of 10 disturbed"; just "inconclusive" where the
+        # configuration's runs were fine but most of its side's were not.
+        def disturbed(r)
+          counts = r.disturbed_sides.map { |side, g| "#{side} #{Parts::Disturbance.counted(g)}" }
+          counts.empty? ? "inconclusive" : "inconclusive: #{counts.join(", ")} disturbed"
         end
 
         def interval(ci)
@@ -78,7 +90,9 @@ module Ractorbench
         def legend(comparison)
           "#{comparison.metric_name}: median ± half-width of its 95% interval; change B/A - 1 with a 95% bootstrap " \
             "interval; Mann-Whitney U p, Holm-adjusted over #{Plural.count(comparison.comparisons, "comparison")}; " \
-            "~ = no detectable change at alpha #{comparison.alpha}; ? = too few runs to tell"
+            "~ = no detectable change at alpha #{comparison.alpha}; ? = too few runs to tell" +
+            (comparison.disturbed_rows.empty? ? "" : "; inconclusive = most runs of side A or B disturbed (by other " \
+              "programs or steal) in this configuration or in the whole side, so not tested")
         end
       end
     end

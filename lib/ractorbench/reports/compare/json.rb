@@ -2,18 +2,27 @@
 
 require "json"
 require_relative "../../reports"
+require_relative "../../analysis/comparison/cautions"
+require_relative "../parts/disturbance"
 
 module Ractorbench
   module Reports
     module Compare
-      # `compare --format json`: every figure behind the verdicts.
+      # `compare --format json`: every figure behind the verdicts. Disturbed
+      # runs: each side's count ("sides"), each configuration's per side
+      # ("disturbed", verdict "disturbed" when too many to judge), and
+      # "inconclusive" (null, or why nothing could be judged: exit code 3).
       module Json
+        DISTURBED = "too many disturbed runs on a side to judge"
+
         module_function
 
         def render(comparison, cautions)
           JSON.pretty_generate(
             "metric" => comparison.metric, "alpha" => comparison.alpha, "baseline" => comparison.baseline.label,
             "key" => comparison.key_fields, "comparisons" => comparison.comparisons,
+            "inconclusive" => Parts::Disturbance.inconclusive(Analysis::Comparison::Cautions.inconclusive(comparison)),
+            "sides" => [comparison.baseline, *comparison.againsts.map(&:side)].map { |side| {"label" => side.label, **Parts::Disturbance.side(side)} },
             "against" => comparison.againsts.map { |ag| against(ag) }, "warnings" => cautions
           ) + "\n"
         end
@@ -24,13 +33,17 @@ module Ractorbench
            "geomean" => ag.geomean&.to_h&.transform_keys(&:to_s)}
         end
 
+        # A configuration too disturbed to judge keeps its medians, ratio
+        # and change (descriptive) but no interval, U or p: nothing is inferred.
         def row(r)
+          judged = !r.disturbed?
+          ci = r.ratio_ci
           {"key" => r.key, "a" => summary(r.a_ci), "b" => summary(r.b_ci), "ratio" => r.ratio,
-           "change" => r.change, "ratio_ci" => {"low" => r.ratio_ci.low, "high" => r.ratio_ci.high,
-                                                "level" => r.ratio_ci.level, "paired" => r.ratio_ci.paired,
-                                                "reason" => r.ratio_ci.reason},
-           "u" => r.test.u, "p" => r.test.p, "p_method" => r.test.method.to_s, "p_holm" => r.p_holm,
-           "verdict" => r.verdict.to_s}
+           "change" => r.change, "ratio_ci" => {"low" => (ci.low if judged), "high" => (ci.high if judged),
+                                                "level" => ci.level, "paired" => ci.paired,
+                                                "reason" => judged ? ci.reason : DISTURBED},
+           "u" => (r.test.u if judged), "p" => (r.test.p if judged), "p_method" => r.test.method.to_s, "p_holm" => r.p_holm,
+           "verdict" => r.verdict.to_s, "disturbed" => {"a" => Parts::Disturbance.group(r.a), "b" => Parts::Disturbance.group(r.b)}}
         end
 
         def summary(ci)

@@ -2,6 +2,7 @@
 
 require_relative "../../reports"
 require_relative "cells"
+require_relative "../../analysis/comparison/cautions"
 require_relative "../parts/markdown_text"
 
 module Ractorbench
@@ -20,7 +21,9 @@ module Ractorbench
             ["### A = `#{code(comparison.baseline.label)}`, B = `#{code(ag.side.label)}`", "",
               line(headings), line(align), *rows.map { |r| line(r) }, ""]
           end
-          [*sections, "_#{Cells.legend(comparison)}._", "", *cautions.map { |c| "> **Warning:** #{escape(c)}" }].join("\n") + "\n"
+          inconclusive = Analysis::Comparison::Cautions.inconclusive(comparison)
+          [*sections, "_#{Cells.legend(comparison)}._", "", *cautions.map { |c| "> **Warning:** #{escape(c)}" },
+            *(["", "**#{escape(inconclusive)}**"] if inconclusive)].join("\n") + "\n"
         end
 
         def line(cells) = "| " + cells.map { |c| escape(c.to_s) }.join(" | ") + " |"

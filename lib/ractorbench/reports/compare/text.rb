@@ -3,12 +3,14 @@
 require "terminal-table"
 require_relative "../../reports"
 require_relative "cells"
+require_relative "../../analysis/comparison/cautions"
 
 module Ractorbench
   module Reports
     module Compare
       # `compare`'s default: one table per side compared with the baseline,
-      # a geometric-mean row, then the cautions.
+      # a geometric-mean row, then the cautions and, when nothing could be
+      # judged, the INCONCLUSIVE line.
       module Text
         module_function
 
@@ -22,7 +24,8 @@ module Ractorbench
             (first...(first + 7)).each { |i| table.align_column(i, :right) }
             table.to_s
           end
-          [*tables, Cells.legend(comparison), *cautions.map { |c| "WARNING: #{c}" }].join("\n") + "\n"
+          [*tables, Cells.legend(comparison), *cautions.map { |c| "WARNING: #{c}" },
+            Analysis::Comparison::Cautions.inconclusive(comparison)].compact.join("\n") + "\n"
         end
       end
 

@@ -17,15 +17,17 @@ module Ractorbench
         # Okabe and Ito's colour-blind-safe palette; serial is grey.
         PALETTE = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #8C6D1F #000000].freeze
         SERIAL = "#8a8a8a"
-        VERDICT_COLOURS = {slower: "#D55E00", faster: "#009E73", same: "#9a9a9a", too_few: "#c8c8c8", unknown: "#c8c8c8"}.freeze
+        VERDICT_COLOURS = {slower: "#D55E00", faster: "#009E73", same: "#9a9a9a", too_few: "#c8c8c8", unknown: "#c8c8c8",
+                           disturbed: "#c8c8c8"}.freeze
 
         # A workload's name with its parameters made short enough for a
         # caption or a cell: a path by its file name, a long number by three
         # significant digits ("try (file=parse.rb,module=Parse,...)").
         def self.short_title(workload, params)
+          params = Plan::Configuration.shown_params(params)
           return workload.to_s unless params
 
-          short = params.to_s.split(",").map do |pair|
+          short = params.split(",").map do |pair|
             key, value = pair.split("=", 2)
             value = File.basename(value) if value&.include?("/")
             value = format("%.3g", Float(value)) if value&.match?(/\A\d+\.\d{4,}\z/)
@@ -173,11 +175,13 @@ module Ractorbench
           workload, model, workers, messages, params = row.key
           detail = "#{title(workload, params)} W=#{workers} M=#{messages}"
           ci = row.ratio_ci
+          # A configuration too disturbed to judge: its ratio, no interval.
+          low, high = (ci.known? && row.verdict != :disturbed) ? [ci.low, ci.high] : []
           verdict = {slower: "slower", faster: "faster", same: "~ no detectable change", too_few: "? too few runs to tell",
-                     unknown: "?"}.fetch(row.verdict)
-          text = (ci.known? ? format("%.2f× [%.2f, %.2f]", row.ratio, ci.low, ci.high) : format("%.2f×", row.ratio)) +
+                     unknown: "?", disturbed: "inconclusive: most runs disturbed"}.fetch(row.verdict)
+          text = (low ? format("%.2f× [%.2f, %.2f]", row.ratio, low, high) : format("%.2f×", row.ratio)) +
             " #{verdict}, n=#{row.test.n1}+#{row.test.n2}"
-          Svg::IntervalBars::Bar.new(label: model, detail: detail, value: row.ratio, low: ci.low, high: ci.high,
+          Svg::IntervalBars::Bar.new(label: model, detail: detail, value: row.ratio, low: low, high: high,
             color: VERDICT_COLOURS.fetch(row.verdict), text: text)
         end
       end

@@ -2,6 +2,7 @@
 
 require_relative "../../stats/mann_whitney"
 require_relative "../../stats/holm"
+require_relative "../../analysis/reps_advice"
 
 module Ractorbench
   module Reports
@@ -44,9 +45,7 @@ module Ractorbench
         end
 
         # Runs per model that would let a lead show at all, with this many tests.
-        def runs_needed(tests, alpha: 0.05)
-          (2..100).find { |n| Stats::MannWhitney.min_p(n, n) * [tests, 1].max < alpha }
-        end
+        def runs_needed(tests, alpha: 0.05) = Analysis::RepsAdvice.needed(tests, alpha: alpha)
 
         def entry(key, members)
           (g1, winner), (g2, runner_up) = members

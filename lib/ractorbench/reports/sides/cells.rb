@@ -3,6 +3,7 @@
 require_relative "../summary"
 require_relative "../parts/rows"
 require_relative "../parts/notes"
+require_relative "../parts/disturbance"
 require_relative "../../analysis"
 
 module Ractorbench
@@ -17,8 +18,20 @@ module Ractorbench
         LEGEND = "speedup: serial's median time / the model's, [95% interval] from 6 runs, else ± both times' " \
           "relative std devs combined; serial (and a workload without serial): median time, [95% interval] or " \
           "± std dev; n: successful runs; ?: a worker sat idle; -: not run there"
+        # Added to the legend when a cell is marked so.
+        INCONCLUSIVE = "(6/8 disturbed): 6 of that configuration's 8 runs on that side were disturbed (by other " \
+          "programs or steal), most of them, so its figures are inconclusive"
 
         module_function
+
+        # The cell of side i on a line of a panel: its text, marked when its
+        # runs were too disturbed to give a verdict (short: a table of
+        # several sides must still fit a terminal).
+        def cell(panel, line, i)
+          text = text(line.cells[i], serial(panel, i))
+          group = line.disturbed(i)
+          group ? "#{text} (#{Parts::Disturbance.counted(group, "/")} disturbed)" : text
+        end
 
         # row: an Analysis::Row (nil: not run on this side); serial: the Row
         # of serial on the same side and size, for the spread.

@@ -19,6 +19,7 @@ module Ractorbench
       # Svg::Canvas in the charts.
       module Html
         TEMPLATE = File.join(__dir__, "page.html.erb")
+        DISTURBED = "#b0b0b0" # the bar of a cell too disturbed to give a verdict
 
         module_function
 
@@ -41,7 +42,11 @@ module Ractorbench
 
           def colour(label) = @colours.fetch(label)
 
-          def cell(panel, line, i) = Cells.text(line.cells[i], Cells.serial(panel, i))
+          def cell(panel, line, i) = Cells.cell(panel, line, i)
+
+          def cautions = sbs.cautions
+
+          def inconclusive = sbs.inconclusive
 
           def panel_title(panel) = Cells.panel_title(panel)
 
@@ -54,27 +59,30 @@ module Ractorbench
           # A chart per panel: speedups where the panel has a serial, else times.
           def chart(panel)
             bars = panel.lines.reject { |l| l.model == Analysis::BASELINE }.flat_map do |line|
-              line.cells.each_with_index.map { |row, i| [line.model, sbs.labels[i], row, i] }
+              line.cells.each_with_index.map { |row, i| [line.model, sbs.labels[i], row, bar_colour(line, i), cell(panel, line, i)] }
             end
             speedups = bars.any? { |_, _, row, _| row && row["speedup"] }
             return time_chart(panel, bars) unless speedups
 
             Svg::IntervalBars.new(title: "#{panel_title(panel)}: speedup over serial on each #{sbs.by}",
               axis: "speedup over serial (×, median ratio; whisker: 95% interval)",
-              bars: bars.map { |model, label, row, i| speedup_bar(panel, model, label, row, i) },
+              bars: bars.map { |model, label, row, colour, text| speedup_bar(model, label, row, colour, text) },
               references: [Svg::IntervalBars::Reference.new(value: 1.0, label: "1× serial"),
                 Svg::IntervalBars::Reference.new(value: panel.workers.to_f, label: "W=#{panel.workers}")])
           end
 
           private
 
-          def speedup_bar(panel, model, label, row, i)
-            text = Cells.text(row, Cells.serial(panel, i))
+          # A cell too disturbed to give a verdict (Line#disturbed) is drawn
+          # grey, its text saying how many of its runs were disturbed.
+          def bar_colour(line, i) = line.disturbed(i) ? DISTURBED : colour(sbs.labels[i])
+
+          def speedup_bar(model, label, row, colour, text)
             return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row["speedup"]
 
             ci = row["speedup_ci"] || {}
             Svg::IntervalBars::Bar.new(label: model, detail: label, value: row["speedup"], low: ci["low"], high: ci["high"],
-              color: colour(label), text: text, tooltip: "#{model} on #{label}: #{text}")
+              color: colour, text: text, tooltip: "#{model} on #{label}: #{text}")
           end
 
           def time_chart(panel, bars)
@@ -85,16 +93,15 @@ module Ractorbench
             end
             Svg::IntervalBars.new(title: "#{panel_title(panel)}: messages-only time on each #{sbs.by} (no serial to divide by)",
               axis: "#{unit} (median; whisker: 95% interval of the median)",
-              bars: bars.map { |model, label, row, _| time_bar(model, label, row, scale) })
+              bars: bars.map { |model, label, row, colour, text| time_bar(model, label, row, scale, colour, text) })
           end
 
-          def time_bar(model, label, row, scale)
-            text = Cells.text(row)
+          def time_bar(model, label, row, scale, colour, text)
             return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row["samples"].to_i.positive? && !row["unsupported"]
 
             ci = row["messages_time_ci"] || {}
             Svg::IntervalBars::Bar.new(label: model, detail: label, value: row["messages_time"]["median"] * scale,
-              low: ci["low"]&.*(scale), high: ci["high"]&.*(scale), color: colour(label), text: text)
+              low: ci["low"]&.*(scale), high: ci["high"]&.*(scale), color: colour, text: text)
           end
         end
       end

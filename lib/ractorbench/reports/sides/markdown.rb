@@ -21,11 +21,12 @@ module Ractorbench
           align = headings.each_index.map { |i| (i < keys.size) ? "---" : "---:" }
           body = sbs.panels.flat_map do |panel|
             panel.lines.map do |line|
-              Text.keys_of(panel, line, sbs) + line.cells.each_with_index.map { |row, i| Cells.text(row, Cells.serial(panel, i)) }
+              Text.keys_of(panel, line, sbs) + sbs.labels.each_index.map { |i| Cells.cell(panel, line, i) }
             end
           end
           ["**#{Text.title(sbs)}**", "", line(headings), line(align), *body.map { |cells| line(cells) }, "",
-            *Text.legend(sbs).map { |l| "- #{escape(l)}" }].join("\n") + "\n"
+            *Text.legend(sbs).map { |l| "- #{escape(l)}" }, *sbs.cautions.flat_map { |c| ["", "> **Warning:** #{escape(c)}"] },
+            *(["", "**#{escape(sbs.inconclusive)}**"] if sbs.inconclusive)].join("\n") + "\n"
         end
 
         def line(cells) = "| " + cells.map { |c| escape(c.to_s) }.join(" | ") + " |"

@@ -17,7 +17,7 @@ module Ractorbench
         def render(side_by_side, width: nil)
           return "No job runs to set side by side.\n" if side_by_side.panels.empty?
 
-          [*tables(side_by_side, width), legend(side_by_side)].join("\n") + "\n"
+          [*tables(side_by_side, width), legend(side_by_side), *notes(side_by_side)].join("\n") + "\n"
         end
 
         # As few tables as fit width, the sides in order.
@@ -38,7 +38,7 @@ module Ractorbench
               panel_keys = keys_of(panel, line, sbs)
               # A panel's workload and size once, on its first line.
               panel_keys = panel_keys.each_index.map { |i| (i < panel_keys.size - 1) ? "" : panel_keys[i] } unless n.zero?
-              panel_keys + sides.map { |i| Cells.text(line.cells[i], Cells.serial(panel, i)) }
+              panel_keys + sides.map { |i| Cells.cell(panel, line, i) }
             end
           end
           table = Terminal::Table.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides), rows: body)
@@ -50,10 +50,13 @@ module Ractorbench
           [panel.title, "#{panel.workers}×#{panel.messages}", *(panel.ruby if sbs.by == "machine"), line.model]
         end
 
+        # The disturbed-run warnings, then the INCONCLUSIVE line if any.
+        def notes(sbs) = [*sbs.cautions.map { |c| "WARNING: #{c}" }, sbs.inconclusive].compact
+
         def title(sbs) = "Speedup over serial on each #{sbs.by} (messages-only time)"
 
         def legend(sbs)
-          [Cells::LEGEND + ".", *sbs.descriptions.map { |label, text| "#{label}: #{text}" },
+          [[Cells::LEGEND, *(Cells::INCONCLUSIVE if sbs.disturbed?)].join("; ") + ".", *sbs.descriptions.map { |label, text| "#{label}: #{text}" },
             "Is a difference real? `ractorbench compare FILE --by #{sbs.by}` tests each configuration's time " \
             "(Mann-Whitney, Holm-adjusted)."]
         end
