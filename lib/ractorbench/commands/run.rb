@@ -6,6 +6,7 @@ require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
+require_relative "../plan/capacity"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
@@ -76,8 +77,8 @@ module Ractorbench
       # What to run: the options `tour` does not take (it runs every suite).
       def plan_options(o)
         o.on("--suite NAME", "run a suite (see `ractorbench list`)") { |s| @plan.suite = Plan::Suite.fetch(s) }
-        o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = list(l) }
-        o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = list(l) }
+        o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = Plan::NumberList.names("--workloads", l) }
+        o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = Plan::NumberList.names("--models", l) }
         o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = Plan::NumberList.positive_integers("--workers", l) }
         o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = Plan::NumberList.positive_integers("--messages", l) }
         o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
@@ -124,6 +125,7 @@ module Ractorbench
         plan = Plan::Matrix.build(entries: entries, rubies: given.map(&:name), reps: repetitions, seed: seed)
         plan, shard = slice(plan)
         Plan::Size.check!(plan.runs, catalog, timeout: timeout)
+        Plan::Capacity.check!(plan.runs, catalog, given)
         targets = given.map { |t| t.probe!(timeout: timeout) }
         probe_scaling(targets, entries)
         renderer
@@ -316,13 +318,6 @@ module Ractorbench
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "plan" => plan.to_h
         }
-      end
-
-      def list(text)
-        items = text.split(",").map(&:strip).reject(&:empty?)
-        raise UsageError, "expected a comma-separated list, got #{text.inspect}" if items.empty?
-
-        items
       end
     end
 
