@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require_relative "proc_table"
+require_relative "run_cgroup"
+
+module Ractorbench
+  module Measure
+    # The watchdog itself: a small process (the driver's Ruby, no gems) that
+    # outlives the collector. It reads the runs in flight on stdin, one line
+    # each ("+ PID CGROUP MARK" when one starts, "- PID" when it has ended);
+    # stdin's end means the collector is gone, however it went (SIGKILL
+    # included: the kernel closes its pipes), and every run still in flight
+    # is killed at once: its process group, its cgroup, what carries its
+    # mark. In its own process group, so what stops the collector's group
+    # does not stop it. Measure::Watchdog starts it.
+    module WatchdogProcess
+      PASSES = 20
+
+      module_function
+
+      def main(input = $stdin)
+        %w[INT TERM HUP].each { |name| trap(name, "IGNORE") }
+        runs = {}
+        input.each_line do |line|
+          op, pid, cgroup, mark = line.split
+          (op == "+") ? runs[pid.to_i] = [cgroup, mark] : runs.delete(pid.to_i)
+        end
+        runs.each { |pid, (cgroup, mark)| kill(pid, (cgroup == "-") ? nil : RunCgroup.new(cgroup), mark) }
+      end
+
+      def kill(pid, cgroup, mark)
+        PASSES.times do
+          left = [-pid, pid].count { |target| ProcTable.signal(:KILL, target) }
+          left += cgroup.kill.pids.size if cgroup
+          marked = ProcTable.marked(mark)
+          marked.each { |p| ProcTable.signal(:KILL, p) }
+          break if left.zero? && marked.empty?
+
+          sleep 0.05
+        end
+        cgroup&.remove
+      end
+    end
+  end
+end
+
+Ractorbench::Measure::WatchdogProcess.main if $PROGRAM_NAME == __FILE__
