@@ -13,11 +13,6 @@ class FaultCorpusTest < Minitest::Test
   include TempDir
   include HostileHelper
 
-  def setup
-    super
-    @out = File.join(@dir, "r.jsonl")
-  end
-
   def test_a_crash_is_a_recorded_failure
     result = hostile("h-crash,noop")
     assert_equal 1, result.code, result.err

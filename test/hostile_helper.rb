@@ -12,20 +12,29 @@ require "ractorbench/plan/run_spec"
 module HostileHelper
   HOSTILE = File.join(FIXTURES, "hostile_workloads.rb")
 
-  private
-
-  def hostile_env = {"HOSTILE_DIR" => @dir, "HOSTILE_RESULTS" => @out}
-
-  def hostile(workloads, *args, results: @out)
-    defaults = {"-m" => "serial", "--reps" => "1"}.except(*args).to_a.flatten
-    guarded("run", "--load", HOSTILE, "-w", workloads, "--workers", "1", "--messages", "1", *defaults, *args,
-      "-o", results, env: hostile_env)
+  def setup
+    super
+    @out = File.join(@dir, "r.jsonl")
   end
 
-  # A collector in the background (its pid), its stderr in err.
-  def hostile_in_background(workloads, *args, results: @out, err: File::NULL)
-    Process.spawn(hostile_env, RbConfig.ruby, EXE, "run", "--load", HOSTILE, "-w", workloads, "-m", "serial",
-      "--workers", "1", "--messages", "1", *args, "-o", results, out: File::NULL, err: err)
+  private
+
+  # env: more variables for the workloads (HOSTILE_SIGNAL, ...).
+  def hostile_env(results = @out, env = {}) = {"HOSTILE_DIR" => @dir, "HOSTILE_RESULTS" => results}.merge(env)
+
+  def hostile(workloads, *args, results: @out, env: {})
+    defaults = {"-m" => "serial", "--reps" => "1"}.except(*args).to_a.flatten
+    guarded("run", "--load", HOSTILE, "-w", workloads, "--workers", "1", "--messages", "1", *defaults, *args,
+      "-o", results, env: hostile_env(results, env))
+  end
+
+  def resume(path = @out, env: {}) = guarded("run", "--resume", path, env: hostile_env(path, env))
+
+  # A collector in the background (its pid), its stderr in err; pgroup:
+  # in a process group of its own, as a shell starts a job.
+  def hostile_in_background(workloads, *args, results: @out, err: File::NULL, pgroup: false)
+    Process.spawn(hostile_env(results), RbConfig.ruby, EXE, "run", "--load", HOSTILE, "-w", workloads, "-m", "serial",
+      "--workers", "1", "--messages", "1", *args, "-o", results, out: File::NULL, err: err, pgroup: pgroup)
   end
 
   # The CLI as a user runs it, stopped (and the test failed) if it hangs:
@@ -41,7 +50,7 @@ module HostileHelper
   end
 
   def assert_plan_completes(path = @out)
-    resumed = guarded("run", "--resume", path, env: hostile_env)
+    resumed = resume(path)
     assert_includes [0, 1], resumed.code, resumed.err
     assert_match(/resuming .*: \d+ runs done, 0 to go/, resumed.err)
     assert_plan_exact(path)

@@ -14,11 +14,6 @@ class RunTreeTest < Minitest::Test
   include TempDir
   include HostileHelper
 
-  def setup
-    super
-    @out = File.join(@dir, "r.jsonl")
-  end
-
   def teardown
     FileUtils.rm_f(File.join(@dir, "hang"))
     super

@@ -112,7 +112,8 @@ module Ractorbench
           "statistics (auto: left out for a JIT Ruby), as `report --first-run`") { |m| @first_run = Analysis::FirstRun.parse(m) }
       end
 
-      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, keyword_init: true)
+      # suspects: ids of runs a signal to the collector alone stopped before.
+      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, :suspects, keyword_init: true)
 
       def new_session
         path = @output || default_output
@@ -160,7 +161,8 @@ module Ractorbench
         marks = Store::Marks.unfinished(@resume, done)
         pending, dead = pending.partition { |spec| (marks[spec.id]&.deaths || 0) < Store::Marks::DEATHS }
         dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
-        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size)
+        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size,
+          suspects: marks.values.select(&:suspected).map(&:id))
       rescue
         writer&.close
         raise
@@ -221,7 +223,8 @@ module Ractorbench
 
       def collector(session, count)
         Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: Measure::Progress.for(count, io: @err), quiet_wait: @quiet_wait)
+          writer: session.writer, progress: Measure::Progress.for(count, io: @err), quiet_wait: @quiet_wait,
+          suspects: session.suspects || [])
       end
 
       def collect(session)
@@ -229,17 +232,16 @@ module Ractorbench
         begin
           collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
           adapt(session) if @plan.adaptive && !@resume
+          session.writer.finish
         rescue Measure::Collector::Stopped => e
           stopped(e, session)
         rescue Store::Writer::Failed => e
-          raise Exit.new("#{e.message}; the runs recorded before it are kept: fix that, then " \
-            "`ractorbench run --resume #{session.writer.path}`", 1)
+          raise Exit.new(failed(e), 1)
         end
-        session.writer.finish
         path = session.writer.path
         analysis = Analysis.new(Store.read(path), first_run: @first_run || "auto")
         @out.write(closing(analysis))
-        note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again")
+        note("ractorbench: results in #{path}; #{Printable.command("ractorbench", "report", path)} shows them again")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
       end
 
@@ -247,7 +249,24 @@ module Ractorbench
         path = session.writer.path
         left = session.runs.size - error.recorded
         raise Exit.new("#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
-          "to run): `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
+          "to run): #{Printable.command("ractorbench", "run", "--resume", path)} finishes it#{suspect(error)}", 128 + error.signo)
+      end
+
+      # A signal to ractorbench alone during a run may have been the run's.
+      def suspect(error)
+        return "" unless error.suspect
+
+        ". SIG#{Signal.signame(error.signo)} came to ractorbench alone, not to its process group (as Ctrl-C or a closed " \
+          "terminal would), while #{error.suspect} ran: if you did not send it, that run did, and is recorded as failed " \
+          "if it does so again"
+      end
+
+      # The file could not be written (or written back): where its runs are now.
+      def failed(error)
+        path = error.path
+        return error.message unless path && File.file?(path)
+
+        "#{error.message}: fix that, then #{Printable.command("ractorbench", "run", "--resume", path)} finishes it"
       end
 
       # --reps auto: more repetitions of the configurations whose median is

@@ -250,7 +250,7 @@ module Ractorbench
         raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",
           128 + e.signo)
       rescue Store::Writer::Failed => e
-        raise Exit.new("#{e.message}; the runs recorded before it are kept", 1)
+        raise Exit.new(e.message, 1)
       ensure
         writer.close
       end

@@ -7,6 +7,7 @@ require_relative "interference"
 require_relative "../store"
 require_relative "progress"
 require_relative "machine"
+require_relative "sentinel"
 require_relative "../analysis/digest_check"
 require_relative "../plan/configuration"
 
@@ -18,14 +19,24 @@ module Ractorbench
     # so a run that kills the collector is known on --resume. Ctrl-C or
     # SIGTERM kills the run in flight (the Launcher) and ends the collection
     # with Stopped; the file stays complete up to the last finished run.
+    #
+    # A signal can also come from the run itself. One that reached the
+    # collector alone while a run was in flight, not its whole process group
+    # (Sentinel), may be either: the collection stops and the mark says so
+    # (suspect). If the same run does it again (suspects: the ids that did
+    # before, from the marks), it is the run's: the run is recorded as failed
+    # and the collection goes on.
     class Measure::Collector
-      # The collection was stopped by a signal; signo for the exit status.
+      # The collection was stopped by a signal; signo for the exit status;
+      # suspect: the id of the run in flight when it came to the collector
+      # alone (nil when it came to its process group, or between runs).
       class Stopped < StandardError
-        attr_reader :signo, :recorded
+        attr_reader :signo, :recorded, :suspect
 
-        def initialize(signal_name, signo, recorded)
+        def initialize(signal_name, signo, recorded, suspect)
           @signo = signo
           @recorded = recorded
+          @suspect = suspect
           super("stopped by SIG#{signal_name}")
         end
       end
@@ -34,7 +45,7 @@ module Ractorbench
       PLANNED = %w[type id seq started_at workload model workers messages params ruby rep].freeze
 
       # quiet_wait: a QuietWait to call before each run (--wait-quiet), or nil.
-      def initialize(catalog:, targets:, timeout:, writer:, progress:, quiet_wait: nil)
+      def initialize(catalog:, targets:, timeout:, writer:, progress:, quiet_wait: nil, suspects: [])
         @runner = Measure::Runner.new(catalog: catalog, timeout: timeout)
         @interference = Interference.new
         @quiet_wait = quiet_wait
@@ -42,6 +53,7 @@ module Ractorbench
         @writer = writer
         @progress = progress
         @digests = {}
+        @suspects = suspects
       end
 
       # Returns the number of runs recorded.
@@ -50,9 +62,11 @@ module Ractorbench
         runs.each_with_index do |spec, i|
           @progress.started(spec.id)
           seq = first_seq + i
+          Sentinel.ready
           unstoppable { @writer.started(spec.id, seq) }
           @in_flight = spec.id
-          record = measure(spec, seq)
+          @alone = nil
+          record = measure_or_blame(spec, seq)
           unstoppable do
             @writer.append(record)
             @in_flight = nil
@@ -64,14 +78,35 @@ module Ractorbench
         @recorded
       rescue SignalException => e
         # The Launcher has already killed the run in flight and its tree.
-        unstoppable { @writer.interrupted(@in_flight) } if @in_flight
         signo = e.signo || Signal.list.fetch("INT")
-        raise Stopped.new(Signal.signame(signo), signo, @recorded)
+        alone = @alone.nil? ? alone?(signo) : @alone
+        suspect = (@in_flight if alone)
+        unstoppable { @writer.interrupted(@in_flight, suspect: !suspect.nil?) } if @in_flight
+        raise Stopped.new(Signal.signame(signo), signo, @recorded, suspect)
       ensure
         @progress.finish
       end
 
       private
+
+      # The run's record; a signal to the collector alone during a run that
+      # did that before is the run's doing: a failed run, and on we go.
+      def measure_or_blame(spec, seq)
+        measure(spec, seq)
+      rescue SignalException => e
+        signo = e.signo || Signal.list.fetch("INT")
+        @alone = alone?(signo)
+        raise unless @alone && @suspects.include?(spec.id)
+
+        name = Signal.signame(signo)
+        {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => Time.now.utc.iso8601(3)}.merge(spec.to_h)
+          .merge("status" => "failed", "failure" => "signal", "reason" => "sent SIG#{name} to its collector: it came to " \
+            "ractorbench alone, not to its process group (as Ctrl-C, a closed terminal or a stopped job would), while this " \
+            "run ran, here and the time before; the run's tree was killed and the collection went on")
+      end
+
+      # Whether a signal came to this process alone while a run was in flight.
+      def alone?(signo) = !@in_flight.nil? && !Sentinel.heard?(Signal.signame(signo))
 
       # A line is written whole: a second Ctrl-C waits until it is.
       def unstoppable(&block)

@@ -4,6 +4,7 @@ require "securerandom"
 require_relative "proc_table"
 require_relative "run_cgroup"
 require_relative "watchdog"
+require_relative "sentinel"
 
 module Ractorbench
   module Measure
@@ -28,8 +29,8 @@ module Ractorbench
 
       class << self
         # Children this process started on purpose (each run's child, the
-        # watchdog): never taken for a run's orphans.
-        def own?(pid) = @lock.synchronize { @own.key?(pid) } || pid == Watchdog.pid
+        # watchdog, the sentinel): never taken for a run's orphans.
+        def own?(pid) = @lock.synchronize { @own.key?(pid) } || [Watchdog.pid, Sentinel.pid].include?(pid)
 
         def own!(pid) = @lock.synchronize { @own[pid] = true }
 

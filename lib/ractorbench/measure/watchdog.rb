@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rbconfig"
+require_relative "watchdog_process"
 
 module Ractorbench
   module Measure
@@ -10,7 +10,6 @@ module Ractorbench
     # die with it, within moments, instead of running on past its timeout.
     # Started again if something killed it.
     module Watchdog
-      SCRIPT = File.join(__dir__, "watchdog_process.rb")
       @lock = Mutex.new
       @guarded = {}
 
@@ -55,8 +54,8 @@ module Ractorbench
         @input&.close unless @input&.closed?
         reader, @input = IO.pipe
         @input.sync = true
-        @pid = Process.spawn(RbConfig.ruby, "--disable-gems", SCRIPT, in: reader, out: File::NULL, err: File::NULL,
-          pgroup: true)
+        *command, options = WatchdogProcess.command
+        @pid = Process.spawn(*command, **options, in: reader, out: File::NULL, err: File::NULL, pgroup: true)
         @waiter = Process.detach(@pid)
         reader.close
         true

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "rbconfig"
 require_relative "proc_table"
 require_relative "run_cgroup"
 
@@ -13,10 +14,35 @@ module Ractorbench
     # is killed at once: its process group, its cgroup, what carries its
     # mark. In its own process group, so what stops the collector's group
     # does not stop it. Measure::Watchdog starts it.
+    #
+    # Started as `sentinel`, the same file is the collector's witness of who
+    # stopped it (Measure::Sentinel): it stays in the collector's process
+    # group and writes the name of each signal it gets on stdout, ignoring
+    # it, until stdin ends (READY first, once it listens).
     module WatchdogProcess
       PASSES = 20
+      SCRIPT = __FILE__
+      # The signals Ruby turns into an exception in the collector (a stop).
+      STOPS = %w[INT TERM HUP QUIT ALRM USR1 USR2].freeze
+      READY = "READY"
+      # How each is started: the driver's Ruby alone, none of the user's
+      # RUBYOPT (Bundler's -rbundler/setup would slow it down by a tenth of a
+      # second and more), nothing of its environment.
+      def self.command(*args) = [{}, RbConfig.ruby, "--disable-gems", SCRIPT, *args, {unsetenv_others: true}]
 
       module_function
+
+      def sentinel(input = $stdin, output = $stdout)
+        STOPS.each do |name|
+          trap(name) do
+            output.syswrite("#{name}\n")
+          rescue SystemCallError, IOError
+            nil
+          end
+        end
+        output.syswrite("#{READY}\n")
+        input.read
+      end
 
       def main(input = $stdin)
         %w[INT TERM HUP].each { |name| trap(name, "IGNORE") }
@@ -44,4 +70,6 @@ module Ractorbench
   end
 end
 
-Ractorbench::Measure::WatchdogProcess.main if $PROGRAM_NAME == __FILE__
+if $PROGRAM_NAME == __FILE__
+  (ARGV.first == "sentinel") ? Ractorbench::Measure::WatchdogProcess.sentinel : Ractorbench::Measure::WatchdogProcess.main
+end

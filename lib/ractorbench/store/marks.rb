@@ -15,8 +15,10 @@ module Ractorbench
       # so it runs again once; the second time it is recorded as failed.
       DEATHS = 2
 
-      # What --resume must know of a run that has no line of its own.
-      Unfinished = Struct.new(:id, :deaths, :started_at, keyword_init: true)
+      # What --resume must know of a run that has no line of its own:
+      # suspected, whether a signal to the collector alone stopped it
+      # (Measure::Collector).
+      Unfinished = Struct.new(:id, :deaths, :started_at, :suspected, keyword_init: true)
 
       module_function
 
@@ -25,6 +27,7 @@ module Ractorbench
       def unfinished(path, done)
         started = Hash.new(0)
         stopped = Hash.new(0)
+        suspected = {}
         first = {}
         File.foreach(path, mode: "rb") do |line|
           next unless line.include?('"type":"started"') || line.include?('"type":"interrupted"')
@@ -38,10 +41,12 @@ module Ractorbench
             first[id] ||= mark["at"]
           elsif mark["type"] == "interrupted"
             stopped[id] += 1
+            suspected[id] = true if mark["suspect"] == true
           end
         end
-        started.to_h { |id, n| [id, Unfinished.new(id: id, deaths: n - stopped[id], started_at: first[id])] }
-          .select { |_, u| u.deaths.positive? }
+        started.to_h do |id, n|
+          [id, Unfinished.new(id: id, deaths: n - stopped[id], started_at: first[id], suspected: suspected.key?(id))]
+        end
       end
 
       def parse(line)
