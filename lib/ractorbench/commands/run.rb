@@ -7,6 +7,7 @@ require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
 require_relative "../plan/capacity"
+require_relative "../plan/recorded_plan"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
@@ -143,16 +144,18 @@ module Ractorbench
         refuse_plan_options
         writer = Store::Writer.resume(@resume)
         contents = Store.read(@resume)
-        writer.drop_partial_line
         header = contents.header
         if header["merged"]
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
-        catalog = Plan::Catalog.default.with(Array(header["load"]))
-        timeout = header.fetch("timeout", DEFAULT_TIMEOUT)
-        targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe!(timeout: timeout) }
+        # Checked as a command line is, before any line is written or cut.
+        recorded = Plan::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
+        writer.drop_partial_line
+        catalog = recorded.catalog
+        timeout = recorded.timeout
+        targets = recorded.targets.map { |t| t.probe!(timeout: timeout) }
         done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
-        plan = Plan::Matrix.from_h(header.fetch("plan"))
+        plan = recorded.matrix
         pending = plan.runs.reject { |spec| done.key?(spec.id) }
         renderer
         note("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
