@@ -133,7 +133,13 @@ module Ractorbench
       # line every report would skip.
       def checked(planned, outcome)
         record = planned.merge(outcome)
-        Store::RunRecord.parse(Store::JsonSafe.record(record))
+        safe = Store::JsonSafe.record(record)
+        Store::RunRecord.parse(safe)
+        size = JSON.generate(safe).bytesize
+        if size > Store::BoundedLines::RUN_LINE
+          raise Store::RunRecord::BadLine, "its record makes a line of #{size / 1024 / 1024} MB, more than a results file's " \
+            "line may hold (#{Store::BoundedLines::RUN_LINE / 1024 / 1024} MB)"
+        end
         record
       rescue Store::RunRecord::BadLine => e
         planned.merge(outcome.slice("whole_time", "user", "system", "stderr_tail", "settings"))

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "bounded_lines"
 
 module Ractorbench
   module Store
@@ -29,9 +30,7 @@ module Ractorbench
         stopped = Hash.new(0)
         suspected = {}
         first = {}
-        File.foreach(path, mode: "rb") do |line|
-          next unless line.include?('"type":"started"') || line.include?('"type":"interrupted"')
-
+        each_mark(path) do |line|
           mark = parse(line) or next
           id = mark["id"]
           next unless id.is_a?(String) && !done.key?(id)
@@ -49,6 +48,18 @@ module Ractorbench
         end
       end
 
+      # Each whole line that may be a mark (a line longer than a piece is none).
+      def each_mark(path)
+        File.open(path, "rb") do |file|
+          BoundedLines.each_piece(file) do |piece, at_start|
+            next unless at_start && piece.end_with?("\n")
+            next unless piece.start_with?('{"type":"started"', '{"type":"interrupted"')
+
+            yield piece
+          end
+        end
+      end
+
       def parse(line)
         mark = JSON.parse(line.force_encoding(Encoding::UTF_8))
         mark.is_a?(Hash) ? mark : nil
@@ -60,8 +71,9 @@ module Ractorbench
       # a collection stopped while creating it (by an older ractorbench, or a
       # copy cut short), so it holds no runs.
       def incomplete_header(path)
-        first = File.open(path, "rb") { |f| f.gets }
-        return nil if first&.end_with?("\n")
+        first, problem = File.open(path, "rb") { |f| BoundedLines.first_line(f) }
+        # A file that cannot be a results file at all is left for the reader to name.
+        return nil if problem || first&.end_with?("\n")
 
         what = first.nil? ? "is empty" : "has no complete header (its first line is cut off)"
         "#{path} #{what}: a collection stopped while creating it, so it holds no runs; delete it, or start " \

@@ -2,6 +2,7 @@
 
 require "stringio"
 require "tmpdir"
+require_relative "bounded_lines"
 
 module Ractorbench
   module Store
@@ -59,7 +60,8 @@ module Ractorbench
       # The number of lines that start like a run's.
       def runs
         count = 0
-        each_line { |line| count += 1 if line.start_with?('{"type":"run"') }
+        @io.rewind
+        BoundedLines.each_piece(@io) { |piece, at_start| count += 1 if at_start && piece.start_with?('{"type":"run"') }
         count
       end
 
@@ -74,11 +76,6 @@ module Ractorbench
 
         @io.seek(offset)
         @io.read(length)
-      end
-
-      def each_line(&block)
-        @io.rewind
-        @io.each_line(&block)
       end
 
       def copy(from, to)

@@ -6,6 +6,7 @@ require "time"
 require_relative "json_safe"
 require_relative "output_path"
 require_relative "shadow_copy"
+require_relative "bounded_lines"
 require_relative "../errors"
 
 module Ractorbench
@@ -151,7 +152,10 @@ module Ractorbench
 
         temp, copy = OutputPath.temporary(@path)
         @file.rewind
-        @file.each_line { |l| copy.write(l) unless l.start_with?('{"type":"started"', '{"type":"interrupted"') }
+        @file.binmode
+        BoundedLines.each_piece(@file) do |piece, at_start|
+          copy.write(piece) unless at_start && piece.start_with?('{"type":"started"', '{"type":"interrupted"')
+        end
         copy.flush
         copy.fsync
         copy.close
