@@ -33,13 +33,20 @@ module Ractorbench
       class Stopped < StandardError
         attr_reader :signo, :recorded, :suspect
 
-        def initialize(signal_name, signo, recorded, suspect)
+        # why: what stopped it, when no one sent the signal (SIGPIPE's status
+        # for a standard error nobody reads any more).
+        def initialize(signal_name, signo, recorded, suspect, why: nil)
           @signo = signo
           @recorded = recorded
           @suspect = suspect
-          super("stopped by SIG#{signal_name}")
+          super(why ? "stopped: #{why}" : "stopped by SIG#{signal_name}")
         end
       end
+
+      # Standard error, where progress and failures go, has no reader any
+      # more (`run ... 2>&1 | head -1`): a stop, as Ctrl-C is.
+      class Silenced < StandardError; end
+      SILENCED = "standard error was closed (its reader went away), so no failure could be shown"
 
       # Fields the plan decides: a child's record never overrides them.
       PLANNED = %w[type id seq started_at workload model workers messages params ruby rep].freeze
@@ -60,7 +67,7 @@ module Ractorbench
       def collect(runs, first_seq:)
         @recorded = 0
         runs.each_with_index do |spec, i|
-          @progress.started(spec.id)
+          progress(:started, spec.id)
           seq = first_seq + i
           Sentinel.ready
           unstoppable { @writer.started(spec.id, seq) }
@@ -73,7 +80,7 @@ module Ractorbench
             @recorded += 1
           end
           report(record)
-          @progress.finished
+          progress(:finished)
         end
         @recorded
       rescue SignalException => e
@@ -83,8 +90,15 @@ module Ractorbench
         suspect = (@in_flight if alone)
         unstoppable { @writer.interrupted(@in_flight, suspect: !suspect.nil?) } if @in_flight
         raise Stopped.new(Signal.signame(signo), signo, @recorded, suspect)
+      rescue Silenced
+        unstoppable { @writer.interrupted(@in_flight, why: SILENCED) }
+        raise Stopped.new("PIPE", Signal.list.fetch("PIPE"), @recorded, nil, why: SILENCED)
       ensure
-        @progress.finish
+        begin
+          progress(:finish)
+        rescue Silenced
+          nil
+        end
       end
 
       private
@@ -107,6 +121,13 @@ module Ractorbench
 
       # Whether a signal came to this process alone while a run was in flight.
       def alone?(signo) = !@in_flight.nil? && !Sentinel.heard?(Signal.signame(signo))
+
+      # Progress and failures on standard error; a stream with no reader is Silenced.
+      def progress(event, *args)
+        @progress.public_send(event, *args)
+      rescue Errno::EPIPE, Errno::EIO, IOError
+        raise Silenced
+      end
 
       # A line is written whole: a second Ctrl-C waits until it is.
       def unstoppable(&block)
@@ -147,14 +168,14 @@ module Ractorbench
       end
 
       def report(record)
-        return @progress.say("FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
+        return progress(:say, "FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
         return unless record["digest"]
 
         # Said at once, not only at the end: a model computing something else
         # makes every figure after it meaningless.
         key = Analysis::DigestCheck.key(Plan::Configuration.of(record))
         seen = (@digests[key] ||= record["digest"])
-        @progress.say("DIGEST MISMATCH #{record["id"]}: #{record["digest"]}, earlier runs gave #{seen}") unless seen == record["digest"]
+        progress(:say, "DIGEST MISMATCH #{record["id"]}: #{record["digest"]}, earlier runs gave #{seen}") unless seen == record["digest"]
       end
     end
   end

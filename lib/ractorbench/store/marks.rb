@@ -2,6 +2,7 @@
 
 require "json"
 require_relative "bounded_lines"
+require_relative "../printable"
 
 module Ractorbench
   module Store
@@ -77,7 +78,7 @@ module Ractorbench
 
         what = first.nil? ? "is empty" : "has no complete header (its first line is cut off)"
         "#{path} #{what}: a collection stopped while creating it, so it holds no runs; delete it, or start " \
-          "again with -o #{path} --force"
+          "again with #{Printable.command("-o", path, "--force")}"
       rescue SystemCallError
         nil
       end

@@ -7,6 +7,7 @@ require_relative "json_safe"
 require_relative "output_path"
 require_relative "shadow_copy"
 require_relative "bounded_lines"
+require_relative "lock_holder"
 require_relative "../errors"
 
 module Ractorbench
@@ -56,12 +57,14 @@ module Ractorbench
       # What to say when path is already there, without --force.
       def self.exists_message(path)
         incomplete = Marks.incomplete_header(path) if File.file?(path)
-        incomplete || "#{path} already exists; use --resume #{path} to finish it, or another -o (--force replaces it)"
+        incomplete || "#{path} already exists; use #{Printable.command("--resume", path)} to finish it, or another -o " \
+          "(--force replaces it)"
       end
 
       # run --resume PATH: the file locked for this collector alone. Call
       # #drop_partial_line once it is known to be a results file.
       def self.resume(path)
+        OutputPath.regular!(path, "cannot resume")
         problem = Marks.incomplete_header(path)
         raise UsageError, problem if problem
 
@@ -81,8 +84,7 @@ module Ractorbench
       def self.locked!(file, path)
         return if file.flock(File::LOCK_EX | File::LOCK_NB)
 
-        raise UsageError, "#{path} is being written by another ractorbench (a run or --resume still going); " \
-          "wait for it to finish or stop it, then try again"
+        raise UsageError, LockHolder.refusal(file, path)
       end
 
       def self.sync_line(file, record)
@@ -133,9 +135,14 @@ module Ractorbench
       # again on --resume, it did nothing wrong, unless the signal came to
       # the collector alone (suspect: Measure::Collector), which a run that
       # does it again is failed for.
-      def interrupted(id, suspect: false)
+      # why: what stopped it when no signal did (the mark is then written
+      # even between runs, id nil, so the file says why it stopped).
+      def interrupted(id, suspect: false, why: nil)
         @marked = true
-        line({"type" => "interrupted", "id" => id}.merge(suspect ? {"suspect" => true} : {}), sync: false)
+        mark = {"type" => "interrupted", "id" => id}
+        mark["suspect"] = true if suspect
+        mark["why"] = why if why
+        line(mark, sync: false)
       end
 
       def append(record)
@@ -300,3 +307,4 @@ end
 
 require_relative "marks"
 require_relative "../plural"
+require_relative "../printable"
