@@ -67,24 +67,33 @@ module Ractorbench
         params = workload.default_params.merge((spec.params || {}).transform_keys(&:to_sym))
         units = workload.concurrency(spec.workers, params)
         units = spec.workers unless units.is_a?(Integer)
-        tasks!(spec, units, TASKS.fetch(family, DEAREST), family)
-        files!(spec, units, FILES.fetch(family, 0))
+        tasks = TASKS.fetch(family, DEAREST)
+        files = FILES.fetch(family, 0)
+        # The most units both limits take: what the line offers instead.
+        most = []
+        most << (@room - BASE) / tasks if @room && tasks.positive?
+        most << (@files - FILES_BASE) / files if files_known? && files.positive?
+        hint = lower(spec, units, most.min)
+        tasks!(spec, units, tasks, family, hint)
+        files!(spec, units, files, hint)
       end
 
-      def tasks!(spec, units, each, family)
+      def tasks!(spec, units, each, family, hint)
         return if @room.nil? || each.zero? || units * each + BASE <= @room
 
         kind = {"thread" => "threads", "ractor" => "ractors"}.fetch(family, "processes")
         raise UsageError, "#{what(spec, units)} starts about #{units * each} #{(each > 1) ? "tasks (#{units} #{kind})" : kind} " \
-          "at once, more than #{spare}; #{lower(spec, units, (@room - BASE) / each)}"
+          "at once, more than #{spare}; #{hint}"
       end
 
-      def files!(spec, units, each)
-        return if @files.nil? || @files == Process::RLIM_INFINITY || each.zero? || units * each + FILES_BASE <= @files
+      def files!(spec, units, each, hint)
+        return if !files_known? || each.zero? || units * each + FILES_BASE <= @files
 
         raise UsageError, "#{what(spec, units)} holds about #{units * each} pipe ends at once, more than a child may " \
-          "open (#{@files}, the hard limit of ulimit -n); #{lower(spec, units, (@files - FILES_BASE) / each)}"
+          "open (#{@files}, the hard limit of ulimit -n); #{hint}"
       end
+
+      def files_known? = !@files.nil? && @files != Process::RLIM_INFINITY
 
       def what(spec, units)
         params = spec.params.to_h.sort.map { |k, v| "#{k}=#{v}" }.join(",")
@@ -94,7 +103,7 @@ module Ractorbench
 
       # What to change: --workers when W is the count, else the workload's parameters.
       def lower(spec, units, most)
-        most = [most, 0].max
+        most = [most.to_i, 0].max
         return "lower --workers: the most this machine takes is W=#{most}" if units == spec.workers
 
         "lower the workload's parameters: the most this machine takes is #{most} units"
