@@ -30,6 +30,9 @@ module Ractorbench
         count * nodes * 400 * per_call if nodes.is_a?(Integer)
       end
 
+      # The ring's nodes are all alive at once, whatever W is.
+      def self.concurrency(_workers, params) = params[:nodes].is_a?(Integer) ? params[:nodes] : 0
+
       def self.jobs(count, _params)
         (1..count).to_a.freeze
       end

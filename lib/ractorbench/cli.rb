@@ -35,20 +35,25 @@ module Ractorbench
         out.puts(e.text(Console.new(out).width))
         0
       rescue UsageError, OptionParser::ParseError => e
-        err.puts("ractorbench: #{e.message}")
-        2
+        last_words(err, e.message, 2)
       rescue Exit => e
-        err.puts("ractorbench: #{e.message}")
-        e.code
+        last_words(err, e.message, e.code)
       rescue SystemCallError => e
         # A file system error nothing more specific caught: one line, no trace.
-        err.puts("ractorbench: #{e.message.sub(/ @ \w+/, "")}")
-        2
+        last_words(err, e.message.sub(/ @ \w+/, ""), 2)
       rescue SignalException => e
         # Ctrl-C or SIGTERM before or after a collection (during one, the
         # collector says how to resume).
-        err.puts("ractorbench: stopped by SIG#{Signal.signame(e.signo)}")
-        128 + e.signo
+        last_words(err, "stopped by SIG#{Signal.signame(e.signo)}", 128 + e.signo)
+      end
+
+      # The closing line, and the exit status, even when no one reads
+      # standard error any more.
+      def last_words(err, line, status)
+        err.puts("ractorbench: #{line}")
+        status
+      rescue SystemCallError, IOError
+        status
       end
 
       # `ractorbench help [COMMAND]`

@@ -103,7 +103,7 @@ module Ractorbench
 
         names = Store::Machines.of(contents).map(&:name)
         @err.puts("ractorbench: warning: #{@path} holds runs of #{names.size} machines (#{names.join(", ")}), pooled in " \
-          "these figures; `ractorbench report #{@path} --by machine` sets them side by side")
+          "these figures; #{Printable.command("ractorbench", "report", @path, "--by", "machine")} sets them side by side")
       end
 
       def by(field)

@@ -5,6 +5,8 @@ require "stringio"
 require "time"
 require_relative "../plan/catalog"
 require_relative "../plan/number_list"
+require_relative "../plan/size"
+require_relative "../plan/capacity"
 require_relative "../rubies/target"
 require_relative "../rubies/selection"
 require_relative "../measure/machine"
@@ -124,7 +126,7 @@ module Ractorbench
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
-          o.on("-m", "--models LIST", "models to sweep (default #{Try.default_models.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
+          o.on("-m", "--models LIST", "models to sweep (default #{Try.default_models.join(",")}, plus fibers for work that waits)") { |l| @models = Plan::NumberList.names("--models", l) }
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
@@ -184,6 +186,7 @@ module Ractorbench
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
+        check_size(plan, catalog, target, items, preflight)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded), force: @force)
         @results_path = path
@@ -274,7 +277,7 @@ module Ractorbench
         raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",
           128 + e.signo)
       rescue Store::Writer::Failed => e
-        raise Exit.new("#{e.message}; the runs recorded before it are kept", 1)
+        raise Exit.new(e.message, 1)
       ensure
         writer.close
       end
@@ -302,6 +305,23 @@ module Ractorbench
           "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         }
+      end
+    end
+
+    # Sizes checked as `run` checks its own, before the sweep starts: a run
+    # far beyond the timeout or a sweep over a day (Plan::Size), more
+    # workers than the machine can spare (Plan::Capacity).
+    class Try
+      private
+
+      def check_size(plan, catalog, target, items, preflight)
+        each = preflight["seconds_per_item"].to_f
+        run = items * each
+        lower = "lower --items#{" (the most a run here takes is #{(Plan::Size::FAR * @timeout / each).floor})" if each.positive?}"
+        Plan::Size.run!(run, timeout: @timeout, what: "--items #{items}", how: "#{items} items at " \
+          "#{Reports::Parts::Units.duration(each, space: " ")} each, as the check timed them", lower: lower)
+        Plan::Size.total!(plan.runs.size * [run, @timeout].min, runs: plan.runs.size, lower: "lower --items, --reps or --workers")
+        Plan::Capacity.check!(plan.runs, catalog, [target], title: "#{preflight["module"]}.work")
       end
     end
 
