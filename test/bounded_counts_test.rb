@@ -82,7 +82,7 @@ class BoundedCountsTest < Minitest::Test
     assert_usage_error caged("try", "--example", "json_parse", "--items", "100000000000000000000", "-o", @out),
       /--items 1000000000000000000\d\d: one run would take about .* years \(.* items at .* each, as the check timed them\), far beyond --timeout 60s: lower --items \(the most a run here takes is \d+\)/
     assert_usage_error caged("try", "--example", "json_parse", "--workers", "100000", "-o", @out),
-      /a run of JsonParse.work under (threads|ractors|processes) at W=100000 starts about \d+ \w+.* at once, #{SPARE}/o
+      /a run of JsonParse.work under (threads|ractors|processes)[\w-]* at W=100000 starts about \d+ \w+.* at once, #{SPARE}/o
     assert_usage_error caged("try", "--example", "json_parse", "-m", ",,", "-o", @out),
       /--models needs a comma-separated list of names, got ",,"/
     refute File.exist?(@out)

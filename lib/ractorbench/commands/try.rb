@@ -287,7 +287,7 @@ module Ractorbench
         check = analysis.digest_check
         return if check.agree?
 
-        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }
+        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }.sort_by(&:first)
           .map { |model, runs| "#{model} (W=#{runs.map { |r| r["workers"] }.uniq.sort.join(",")})" }
         raise UsageError, "#{Ractorbench::Advisor::Paths.short(preflight["work_location"])}: work returned different results under " \
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
