@@ -71,6 +71,12 @@ class APITest < Minitest::Test
     assert_includes result.out, api.recommendation.first.split(":").first, "the same recommendation the CLI printed"
     assert_match(/JsonParse\.work on 60 items/, api.text)
     assert_empty api.diagnoses
+
+    # The file alone gives the same Result again, bar what it does not keep.
+    read = Ractorbench.read(api.path)
+    assert_equal [:try, api.path, nil, nil], [read.kind, read.path, read.exit_code, read.ok?]
+    assert_equal api.recommendation, read.recommendation
+    assert_equal api.speedups, read.speedups
   end
 
   def test_bad_input_raises_the_clis_message

@@ -43,7 +43,7 @@ class EfficiencyReportTest < Minitest::Test
     lines.each { |r| r["user"], r["system"] = cpu[r["model"]] if cpu.key?(r["model"]) }
     File.write(@out, lines.map { |l| JSON.generate(l) }.join("\n") + "\n")
 
-    text = ractorbench("report", @out).out
+    text = ractorbench("report", @out, "--format", "text").out
     assert_match(/CONTENTION: tarai \(x=9,y=4,z=0\) W=2 M=1 ruby: threads burned 3\.00× serial's CPU for the same work .*medians of [12] and [12] runs\): the time went into contention inside the Ruby VM or the OS, not into the work/, text)
     assert_match(/\| +\d+% of 1 \| +3\.00× ! \|/, text)
     assert_match(/this machine has 1 usable core .*W=2 exceeds them, so those rows are rated against 1 core\./, text)

@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "timeout"
-require "ractorbench/plan/run_spec"
+require "hostile_helper"
 
 # Nothing a workload does breaks a collection (issue 11): each hostile
 # workload of test/fixtures/hostile_workloads.rb gets the outcome promised
@@ -12,13 +11,7 @@ require "ractorbench/plan/run_spec"
 class FaultCorpusTest < Minitest::Test
   include CLIHelper
   include TempDir
-
-  HOSTILE = File.join(FIXTURES, "hostile_workloads.rb")
-
-  def setup
-    super
-    @out = File.join(@dir, "r.jsonl")
-  end
+  include HostileHelper
 
   def test_a_crash_is_a_recorded_failure
     result = hostile("h-crash,noop")
@@ -191,41 +184,6 @@ class FaultCorpusTest < Minitest::Test
 
   private
 
-  def hostile_env = {"HOSTILE_DIR" => @dir, "HOSTILE_RESULTS" => @out}
-
-  def hostile(workloads, *args, results: @out)
-    defaults = {"-m" => "serial", "--reps" => "1"}.except(*args).to_a.flatten
-    guarded("run", "--load", HOSTILE, "-w", workloads, "--workers", "1", "--messages", "1", *defaults, *args,
-      "-o", results, env: hostile_env)
-  end
-
-  # The CLI as a user runs it, stopped (and the test failed) if it hangs:
-  # a collector waiting for ever is one of the faults under test.
-  def guarded(*args, env: {})
-    Timeout.timeout(240) { ractorbench(*args, env: env) }
-  rescue Timeout::Error
-    flunk "ractorbench #{args.join(" ")} hung"
-  end
-
-  def run_of(workload, path = @out)
-    runs_in(path).find { |r| r["workload"] == workload } || flunk("no run of #{workload} in #{path}")
-  end
-
-  def assert_plan_completes(path = @out)
-    resumed = guarded("run", "--resume", path, env: hostile_env)
-    assert_includes [0, 1], resumed.code, resumed.err
-    assert_match(/resuming .*: \d+ runs done, 0 to go/, resumed.err)
-    assert_plan_exact(path)
-  end
-
-  def assert_plan_exact(path)
-    header = results_lines(path).first
-    planned = header["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }
-    ids = runs_in(path).map { |r| r["id"] }
-    assert_equal ids.uniq, ids, "a run was recorded twice"
-    assert_equal planned.sort, ids.sort, "the plan is not complete"
-  end
-
   def fill(path, leave:)
     File.open(path, "w") do |f|
       f.syswrite("x" * 4096) while true # rubocop:disable Style/InfiniteLoop
@@ -233,21 +191,5 @@ class FaultCorpusTest < Minitest::Test
       nil
     end
     File.truncate(path, [File.size(path) - leave, 0].max)
-  end
-
-  def wait_for
-    Timeout.timeout(60) { sleep 0.05 until yield }
-  end
-
-  # Killed processes linger as zombies until init reaps them: that is dead.
-  def dead?(pid)
-    40.times do
-      return true if File.read("/proc/#{pid}/stat").split(") ").last.split.first == "Z"
-
-      sleep 0.05
-    rescue Errno::ENOENT
-      return true
-    end
-    false
   end
 end

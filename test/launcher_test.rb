@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "hostile_helper"
 
 # Every child ractorbench starts goes through one launcher
 # (Measure::Launcher): a measured run, the probe of a Ruby and `try`'s
@@ -10,6 +11,7 @@ require "test_helper"
 class LauncherTest < Minitest::Test
   include CLIHelper
   include TempDir
+  include HostileHelper
 
   def test_a_measured_run_times_out_crashes_or_sends_garbage
     FileUtils.touch(File.join(@dir, "hang"))
@@ -19,7 +21,7 @@ class LauncherTest < Minitest::Test
     assert_equal 1, result.code, result.err
     failures = runs_in(out).to_h { |r| [r["workload"], r["failure"]] }
     assert_equal({"h-hang" => "timeout", "h-crash" => "crash", "h-garbage" => "garbage"}, failures)
-    assert gone?(Integer(File.read(File.join(@dir, "hang.pid"))))
+    assert dead?(Integer(File.read(File.join(@dir, "hang.pid"))))
   end
 
   def test_the_probe_of_a_ruby_times_out_crashes_or_sends_garbage
@@ -35,7 +37,7 @@ class LauncherTest < Minitest::Test
       assert_usage_error ractorbench("run", "--ruby", "#{name}=#{ruby}", "-w", "noop", "--timeout", "1", "-o", out), message
       refute File.exist?(out)
     end
-    assert gone?(Integer(File.read(File.join(@dir, "slow.pid")))), "the probe that timed out is still running"
+    assert dead?(Integer(File.read(File.join(@dir, "slow.pid")))), "the probe that timed out is still running"
   end
 
   def test_the_try_check_times_out_crashes_or_sends_garbage
@@ -48,19 +50,5 @@ class LauncherTest < Minitest::Test
       result = ractorbench("try", "test/fixtures/try/#{file}", "--timeout", "3", "--check", "-o", out, chdir: ROOT)
       assert_usage_error result, message
     end
-  end
-
-  private
-
-  # Gone, or a zombie waiting for init: nothing left running.
-  def gone?(pid)
-    40.times do
-      return true if File.read("/proc/#{pid}/stat").split(") ").last.split.first == "Z"
-
-      sleep 0.05
-    rescue Errno::ENOENT
-      return true
-    end
-    false
   end
 end

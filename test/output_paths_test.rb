@@ -63,7 +63,7 @@ class OutputPathsTest < Minitest::Test
   end
 
   def test_run_and_try_never_replace_without_force
-    assert_usage_error ractorbench("run", "-w", "noop", "-o", @precious), /already exists; use --resume .* or another -o \(--force replaces it\)/
+    assert_usage_error ractorbench("run", "-w", "noop", "-o", @precious), /already exists; use `--resume .*` to finish it, or another -o \(--force replaces it\)/
     assert_usage_error ractorbench("try", "examples/json_parse.rb", "-o", @precious, chdir: ROOT), /already exists/
     assert_equal "precious\n", File.read(@precious)
     run = ractorbench("run", "-w", "noop", "-m", "serial", "--workers", "1", "--messages", "1", "--reps", "1", "-o", @precious, "--force")
@@ -74,7 +74,7 @@ class OutputPathsTest < Minitest::Test
   # A file a collection left without a whole header holds no runs: it can
   # be replaced (--force), and says so, instead of being a dead end.
   def test_a_file_without_a_complete_header_says_what_to_do
-    {"" => /empty\.jsonl is empty: a collection stopped while creating it, so it holds no runs; delete it, or start again with -o .* --force/,
+    {"" => /empty\.jsonl is empty: a collection stopped while creating it, so it holds no runs; delete it, or start again with `-o .* --force`/,
      %({"type":"header","tool":"ractor) => /cut\.jsonl has no complete header \(its first line is cut off\)/}.each do |content, message|
       path = File.join(@dir, content.empty? ? "empty.jsonl" : "cut.jsonl")
       File.write(path, content)

@@ -30,9 +30,13 @@ class PackagingTest < Minitest::Test
 
     %w[README.md exe/ractorbench harness/child.rb docs/ARCHITECTURE.md].each { |f| assert_includes files, f }
     readme = File.read(File.join(ROOT, "README.md"))
-    # Every file the README's examples and pictures use, and every example.
+    # Every file the README's and docs' examples and pictures use, every
+    # example, and the docs the README points to.
     shown = ReadmeExamples.examples.flat_map { |e| Shellwords.split(e.command).grep(%r{\A[\w./-]+\.(jsonl|rb)\z}) }
-    shown += readme.scan(/!\[[^\]]*\]\(([^)]+)\)/).flatten
+    shown += ReadmeExamples.files.flat_map do |file|
+      File.read(file).scan(/!\[[^\]]*\]\(([^)]+)\)/).flatten.map { |f| File.expand_path(f, File.dirname(file)).delete_prefix("#{ROOT}/") }
+    end
+    shown += ReadmeExamples.files.map { |f| f.delete_prefix("#{ROOT}/") }
     shown += readme.scan(%r{`(examples/[\w./-]+)`}).flatten.map { |f| File.exist?(File.join(ROOT, f)) ? f : "examples/#{File.basename(f)}" }
     shown += Dir[File.join(ROOT, "examples", "**", "*")].select { |f| File.file?(f) }.map { |f| f.delete_prefix("#{ROOT}/") }
     refute_empty shown
@@ -41,9 +45,10 @@ class PackagingTest < Minitest::Test
     refute(files.any? { |f| f.start_with?("test/") }, "tests stay in the repository")
   end
 
-  # Installed in a scratch gem home (its dependencies from this machine's
-  # gems), the gem runs from anywhere and finds its examples.
-  def test_the_examples_are_reachable_after_gem_install
+  # Installs the gem in a scratch gem home (its dependencies from this
+  # machine's gems); the environment that uses it, its executable and a
+  # folder outside the checkout to run it from.
+  def install_gem
     gem = build_gem
     home = File.join(@dir, "home")
     system_path = Gem.path.join(File::PATH_SEPARATOR)
@@ -53,12 +58,16 @@ class PackagingTest < Minitest::Test
     assert status.success?, "gem install failed:\n#{err}"
     exe = File.join(home, "bin", "ractorbench")
     assert File.executable?(exe), "the gem installs its executable"
-
     away = File.join(@dir, "elsewhere")
     FileUtils.mkdir_p(away)
+    [env, exe, away, File.join(home, "gems", "ractorbench-#{Ractorbench::VERSION}", "examples")]
+  end
+
+  # Installed, the gem runs from anywhere and finds its examples.
+  def test_the_examples_are_reachable_after_gem_install
+    env, exe, away, installed = install_gem
     list, err, status = Open3.capture3(env, RbConfig.ruby, exe, "list", chdir: away)
     assert status.success?, err
-    installed = File.join(home, "gems", "ractorbench-#{Ractorbench::VERSION}", "examples")
     assert_includes list, "Examples (ractorbench try --example NAME; files in #{installed})"
     assert_match(/^  json_parse +JSON parsing$/, list)
 
@@ -67,5 +76,20 @@ class PackagingTest < Minitest::Test
     assert_match(%r{\A#{Regexp.escape(installed)}/json_parse\.rb: JsonParse\.work follows the contract;?\s+every model can run it}, out)
     version, = Open3.capture2(env, RbConfig.ruby, exe, "--version", chdir: away)
     assert_equal "ractorbench #{Ractorbench::VERSION}\n", version
+  end
+
+  # An example is the user's file wherever the gem put it (under a gem
+  # directory, like a library's files): unsafe_cache's check blames the
+  # example's constant, not "the ractorbench library", and gives the fix the
+  # README documents.
+  def test_an_installed_example_is_checked_as_the_users_code
+    env, exe, away, installed = install_gem
+    out, err, status = Open3.capture3(env, RbConfig.ruby, exe, "try", "--example", "unsafe_cache", "--check", chdir: away)
+    assert_equal 1, status.exitstatus, out + err
+    text = unwrapped(out)
+    assert_match(%r{what: +constant UnsafeCache::CACHE \(a Hash, not frozen\), defined at #{Regexp.escape(installed)}/unsafe_cache\.rb:\d+}, text)
+    assert_includes text, "fix:   work changes it, and no ractor may change a value another can see: keep one per ractor " \
+      "(`cache = (Ractor.current[:cache] ||= {})`)"
+    refute_match(/library/, text)
   end
 end

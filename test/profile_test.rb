@@ -48,7 +48,7 @@ class ProfileTest < Minitest::Test
     assert_equal 2, with["profiles"].size
     assert_equal [], without["profiles"]
 
-    text = ractorbench("report", path).out
+    text = ractorbench("report", path, "--format", "text").out
     assert_match(/^Where the time went: One extra run of each configuration, profiled with perf/, text)
     assert_match(/^fib \(n=16\) W=2 M=2 ruby: threads against serial \(perf, core time\)$/, text)
     html = File.join(@dir, "fib.html")

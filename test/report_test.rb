@@ -19,7 +19,7 @@ class ReportTest < Minitest::Test
   end
 
   def test_text_report_shows_every_statistic
-    result = ractorbench("report", @out)
+    result = ractorbench("report", @out, "--format", "text")
     assert_equal 0, result.code
     %w[mean median variance min max].each { |word| assert_match(/#{word}/, result.out) }
     assert_match(/std dev/, result.out)

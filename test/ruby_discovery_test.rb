@@ -93,7 +93,7 @@ class RubyDiscoveryTest < Minitest::Test
     assert_equal ["jruby", "none", false, "asdf"], fake.values_at("engine", "ractor", "fork", "found_by")
     text = ractorbench("rubies", env: {"HOME" => @dir})
     assert_equal 0, text.code
-    assert_match(/^\s+jruby-#{Regexp.escape(RUBY_VERSION)}\s+#{Regexp.escape(RUBY_VERSION)}\s+jruby\s+.*none\s+no\s+no\s+asdf/o, text.out)
+    assert_match(/^\s*jruby-#{Regexp.escape(RUBY_VERSION)}\s+#{Regexp.escape(RUBY_VERSION)}\s+jruby\s+.*none\s+no\s+no\s+asdf/o, text.out)
   end
 
   def test_picking_by_version_prefix_name_and_engine

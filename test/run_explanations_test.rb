@@ -14,7 +14,7 @@ class RunExplanationsTest < Minitest::Test
     out = File.join(@dir, "r.jsonl")
     result = ractorbench("run", *args, "-o", out)
     assert_equal 0, result.code, result.out + result.err
-    report = ractorbench("report", out, env: {"COLUMNS" => "100"})
+    report = ractorbench("report", out, "--format", "text", env: {"COLUMNS" => "100"})
     assert_equal 0, report.code, report.err
     [runs_in(out), report.out]
   end

@@ -7,6 +7,7 @@ require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports/summary"
 require "ractorbench/console"
+require "ractorbench/reports/parts/rows"
 
 # What a person sees in a terminal of 80 to 100 columns: no line wider than
 # the terminal (so nothing wraps into a mess), a progress bar that stays on
@@ -111,12 +112,121 @@ class TerminalOutputTest < Minitest::Test
       lines = text.lines
       table = lines[lines.index { |l| l.match?(/\A-+$/) } - 1..].take_while { |l| !l.start_with?("Speedup over") }
       assert_operator table.size, :>=, 7
-      assert_fits(table.join, width, "the compact table at #{width}")
       assert_match(/ractors-pipeless +10×1000 +10 +\d+ms \[\d+, \d+\] +\d\.\d\d× \[\d\.\d\d, \d\.\d\d\]/, text)
-      console = Ractorbench::Console.new(StringIO.new, env: {"COLUMNS" => width.to_s})
-      assert_fits(console.present(text), width, "the whole summary at #{width}")
+      assert_fits(text, width, "the whole summary at #{width}")
     end
     wide = Ractorbench::Reports::Summary.render(analysis, wide: true)
     assert_match(/\| workload +\| model +\| W +\| M +\| ruby +\| n +\| messages-only s/, wide)
+  end
+
+  # Colour takes no room: a coloured line as long as the width stays whole,
+  # and a longer one breaks where its visible text does.
+  def test_width_counts_what_shows
+    red = ->(text) { "\e[31m#{text}\e[0m" }
+    line = "WARNING: #{red["x" * 20]} #{"word " * 12}".strip
+    assert_equal 89, Ractorbench::Console.visible_length(line)
+    assert_equal line, Ractorbench::Console.wrap(line, 89)
+    wrapped = Ractorbench::Console.wrap(line, 60).lines.map(&:chomp)
+    assert_equal ["WARNING: #{red["x" * 20]} #{"word " * 6}".strip, "         #{"word " * 6}".rstrip], wrapped
+    table = Ractorbench::Reports::Parts::Columns.new(%w[name version path], spill: true)
+    table.group("ruby-4.0.0", [["4.0.0", "/opt/rubies/ruby-4.0.0/bin/ruby"]])
+    assert_equal ["name        version  path", "-" * 52, "ruby-4.0.0  4.0.0    /opt/rubies/ruby-4.0.0/bin/ruby"], table.to_s(80).lines.map(&:chomp)
+    assert_equal ["name        version", "-" * 19, "ruby-4.0.0  4.0.0", "    /opt/rubies/ruby-4.0.0/bin/ruby"], table.to_s(40).lines.map(&:chomp),
+      "the path goes under its row when the line would not fit"
+  end
+
+  # The tour's table (long names, intervals, a row in red) on real terminals:
+  # in columns at every width, coloured or not, as wide as the terminal
+  # allows and never wider; the terminal does not wrap it and nothing
+  # re-wraps it word by word.
+  def test_the_summary_table_keeps_its_columns_on_any_terminal
+    file = File.join(ROOT, "examples", "results", "tour.jsonl")
+    analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(file))
+    [100, 132, 200].each do |width|
+      expected = Ractorbench::Reports::Summary.compact(Ractorbench::Reports::Parts::Rows.for(analysis), width, ->(t, _) { t }).lines.map(&:chomp)
+      assert_columns(expected, "#{width} columns")
+      [true, false].each do |colour|
+        screen = on_terminal([RbConfig.ruby, EXE, "report", file], width: width, env: {"NO_COLOR" => (colour ? nil : "1"), "COLUMNS" => nil},
+          escapes: true)
+        what = "report at #{width} columns, #{colour ? "coloured" : "NO_COLOR"}"
+        assert_equal 0, screen.code, screen.text
+        assert_fits(screen.text, width, what)
+        table = table_on(screen.lines, expected.size)
+        assert_equal expected, table.map { |l| l.gsub(ESCAPE, "") }, what
+        coloured = table.grep(ESCAPE)
+        colour ? assert_match(/\e\[31m0\.59× \[0\.50, 0\.62\]\e\[\d*m/, coloured.join("\n"), what) : assert_empty(coloured, what)
+      end
+      # From 104 columns the longest name has room on one line.
+      assert_equal (width > 100) ? "alloc (iterations=10000)" : "alloc", expected[2][/\A\S.*?(?=  )/]
+    end
+  end
+
+  # run's closing table, piped with COLUMNS=132 and on a 100-column
+  # terminal in colour: in columns, and `report FILE` shows the same table
+  # at the same width.
+  def test_run_ends_with_the_table_report_shows_again
+    run = ["run", "-w", "alloc", "-m", "serial,ractors-pipeless", "--param", "iterations=1000", "--workers", "2", "--messages", "20", "--reps", "6"]
+    piped = File.join(@dir, "piped.jsonl")
+    result = ractorbench(*run, "-o", piped, env: {"COLUMNS" => "132"})
+    assert_equal 0, result.code, result.err
+    assert_match(/`ractorbench report #{Regexp.escape(piped)}` shows them again, with every statistic behind `--format text`/,
+      result.err.gsub(/\n +/, " "))
+    ran = table_on(result.out.lines.map(&:chomp))
+    assert_columns(ran, "run piped with COLUMNS=132")
+    assert_equal "alloc (iterations=1000)  serial", ran[2][/\A\S.*?serial/], "the name on one line at 132 columns"
+    assert_equal ran, table_on(ractorbench("report", piped, env: {"COLUMNS" => "132"}).out.lines.map(&:chomp))
+
+    shown = File.join(@dir, "shown.jsonl")
+    screen = on_terminal([RbConfig.ruby, EXE, *run, "-o", shown], width: 100, env: {"NO_COLOR" => nil, "COLUMNS" => nil}, escapes: true)
+    assert_equal 0, screen.code, screen.text
+    assert_fits(screen.text, 100, "run on a 100-column terminal")
+    ran = table_on(screen.lines)
+    assert_columns(ran.map { |l| l.gsub(ESCAPE, "") }, "run on a 100-column terminal")
+    again = on_terminal([RbConfig.ruby, EXE, "report", shown], width: 100, env: {"NO_COLOR" => nil, "COLUMNS" => nil}, escapes: true)
+    assert_equal ran, table_on(again.lines), "report shows the table run ended with"
+  end
+
+  def test_list_rubies_and_help_fit_the_terminal
+    [%w[list], %w[rubies], %w[help], %w[try --help]].each do |args|
+      screen = on_terminal([RbConfig.ruby, EXE, *args], width: 80, env: {"COLUMNS" => nil})
+      assert_equal 0, screen.code, screen.text
+      assert_fits(screen.text, 80, args.join(" "))
+      assert_operator screen.lines.size, :>, 5, args.join(" ")
+    end
+    %w[report run try].each do |command|
+      help = ractorbench(command, "--help", env: {"COLUMNS" => "80"}).out
+      assert_fits(help, 80, "#{command} --help")
+      assert_match(/^    2   bad input/, help)
+    end
+  end
+
+  # The compact table's lines (heading, rule, rows) among lines: from its
+  # heading, count lines or up to the next line flush left that is no row.
+  def table_on(lines, count = nil)
+    plain = lines.map { |l| l.gsub(ESCAPE, "") }
+    head = plain.index { |l| l.match?(/\Aworkload +model +W×M +n +median +speedup +CPU cost\z/) }
+    refute_nil head, "the summary table's heading:\n#{plain.join("\n")}"
+    return lines[head, count] if count
+
+    width = plain[head].length
+    model = plain[head].index("model")
+    size = plain[head + 2..].take_while { |l| (l.length == width && l[model - 1] == " ") || (l.length < model && !l.empty?) }.size
+    lines[head, size + 2]
+  end
+
+  # Rows in the heading's columns: each model where "model" starts, the
+  # right-aligned n, speedup and CPU cost ending where their headings end.
+  def assert_columns(table, what)
+    heading, rule, *rows = table
+    assert_match(/\A-+\z/, rule, what)
+    refute_empty rows, what
+    model = heading.index("model")
+    ends = [heading.index(" n ") + 1, heading.index("speedup") + 6, heading.length - 1]
+    rows.reject { |row| row.length <= model }.each do |row|
+      assert_equal " ", row[model - 1], "#{what}: the first column, padded: #{row}"
+      assert_match(/\A[a-z]/, row[model], "#{what}: the model under its heading: #{row}")
+      assert_equal heading.length, row.length, "#{what}: the row as wide as the heading: #{row}"
+      ends.each { |i| refute_equal " ", row[i], "#{what}: a right-aligned cell ends at #{i}: #{row}" }
+    end
   end
 end

@@ -21,7 +21,8 @@ module TmuxHelper
     Dir.mktmpdir do |dir|
       socket = File.join(dir, "tmux.sock")
       done = File.join(dir, "done")
-      sets = env.map { |k, v| v.nil? ? "-u #{k}" : "#{k}=#{Shellwords.escape(v)}" }.join(" ")
+      # env takes its options (-u) before any NAME=VALUE.
+      sets = env.sort_by { |_, v| v.nil? ? 0 : 1 }.map { |k, v| v.nil? ? "-u #{k}" : "#{k}=#{Shellwords.escape(v)}" }.join(" ")
       script = "cd #{Shellwords.escape(chdir)} && env #{sets} #{argv.shelljoin}; echo $? > #{done}.tmp && mv #{done}.tmp #{done}; sleep 600"
       system(tmux, "-S", socket, "-f", File::NULL, "new-session", "-d", "-x", width.to_s, "-y", "50", "sh", "-c", script,
         exception: true)

@@ -38,7 +38,8 @@ class TourTest < Minitest::Test
 
   # The first run answers: its last lines name, for each experiment, the
   # fastest model at each size with its speedup (or that serial was) and how
-  # sure that is; no warning asks for an option the tour refuses.
+  # sure that is; no warning asks for an option the tour refuses. Its file
+  # alone gives that ending again.
   def test_the_tour_ends_with_the_answer_and_only_advice_it_can_take
     out = File.join(@dir, "tour.jsonl")
     result = ractorbench("--reps", "1", "-o", out, env: {"COLUMNS" => "200"})
@@ -56,5 +57,9 @@ class TourTest < Minitest::Test
     warnings = result.out.lines.grep(/\AWARNING:/)
     %w[--workers --messages --scale --suite].each { |option| refute(warnings.any? { |w| w.include?(option) }, "#{option} in: #{warnings.join}") }
     assert_operator result.err.lines.grep(/--reps auto/).size, :<=, 1, "repetition progress is one line"
+
+    # The file alone prints it again (the README's first run shows a recorded tour this way).
+    again = ractorbench("report", out, "--format", "summary", env: {"COLUMNS" => "200"})
+    assert_equal result.out, again.out, "report --format summary of the tour's file is what the tour printed at its end"
   end
 end

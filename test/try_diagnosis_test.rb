@@ -67,12 +67,49 @@ class TryDiagnosisTest < Minitest::Test
       out = unwrapped(result.out)
       assert_match(/what:  global variable \$offset/, out)
       assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 20\)}, out)
-      assert_match(/INCOMPLETE: 2 of 7 runs failed/, out)
-      assert_match(/^  ractors: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 2\d\)/,
-        result.out.gsub(/\n {6}(?! )/, " "))
+      # Both ractor shapes fail at W=1 and W=2; every other run succeeds.
+      assert_match(/INCOMPLETE: 4 of 11 runs failed/, out)
+      %w[ractors-batched ractors-split].each do |model|
+        assert_match(/^  #{model}: 2 of 2 failed; W=\d rep 1: raised Ractor::IsolationError: .*late_global\.rb:10, item 2\d\)/,
+          result.out.gsub(/\n {6}(?! )/, " "))
+      end
       assert_match(/^Recommendation: /, out, "the runs that succeeded still give a recommendation (or say why not)")
-      assert_match(/^  - 2 of 7 runs failed \(ractors 2; see above\) and are left out/, result.out.gsub(/\n {4}(?! )/, " "),
-        "with the failures counted")
+      assert_match(/^  - 4 of 11 runs failed \(ractors-batched 2, ractors-split 2; see above\) and are left out/,
+        result.out.gsub(/\n {4}(?! )/, " "), "with the failures counted")
+    end
+  end
+
+  # Ruby's message does not say which C method; its first frame does: on
+  # 3.4 and later with its owner ('ObjectSpace.memsize_of'), on 3.1 bare
+  # (`memsize_of'), the owner then read from the calling line. Either way
+  # the diagnosis names it.
+  def test_a_c_method_not_marked_ractor_safe_is_named
+    ruby4 = "/opt/rubies/ruby-4.0.0/bin/ruby"
+    [RbConfig.ruby, ruby4].each do |ruby|
+      next skip("#{ruby4} is not installed") unless File.executable?(ruby)
+
+      result = ractorbench("try", "test/fixtures/try/c_method.rb", "--check", "--ruby", ruby, chdir: ROOT)
+      assert_equal 1, result.code, result.out + result.err
+      out = unwrapped(result.out)
+      assert_includes out, "what:  the C method ObjectSpace.memsize_of, not marked Ractor-safe\n", ruby
+      assert_match(%r{where: test/fixtures/try/c_method\.rb:13 }, out)
+      assert_includes out, "fix:   ObjectSpace.memsize_of cannot run inside a ractor on this Ruby: use processes", ruby
+    end
+  end
+
+  # Met only by the sweep (from the 21st item on): the failed run's reason
+  # carries the method, and the diagnosis built from it names it too.
+  def test_a_c_method_met_only_in_the_sweep_is_named
+    Dir.mktmpdir do |dir|
+      result = ractorbench("try", "test/fixtures/try/c_method.rb", "--models", "ractors", "--workers", "1,2", "--reps", "1",
+        "--items", "24", "-o", File.join(dir, "late.jsonl"), chdir: ROOT, env: {"LATE_FROM" => "20"})
+      assert_equal 1, result.code, result.out + result.err
+      out = unwrapped(result.out)
+      assert_includes out, "what:  the C method ObjectSpace.memsize_of, not marked Ractor-safe\n"
+      assert_match(/^  ractors: 2 of 2 failed; W=\d rep 1: raised Ractor::UnsafeError: ractor unsafe method called from not main ractor \(the C method ObjectSpace\.memsize_of\) \(.*c_method\.rb:13, item \d+\)/,
+        result.out.gsub(/\n {6}(?! )/, " "))
+      reasons = runs_in(File.join(dir, "late.jsonl")).select { |r| r["model"] == "ractors" }.map { |r| r["reason"] }
+      assert_equal 2, reasons.grep(/\(the C method ObjectSpace\.memsize_of\)/).size, reasons.inspect
     end
   end
 

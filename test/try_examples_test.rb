@@ -40,6 +40,12 @@ class TryExamplesTest < Minitest::Test
     expected << "fibers" if preflight["cpu_share"] < Ractorbench::Advisor::Recommendation::WAITS
     assert_swept(result, expected)
     assert_match(/JsonParse\.work on 8 items/, result.out)
+
+    # Its file alone gives the screen try ended with again (the README shows a recorded try this way).
+    again = ractorbench("report", @results, "--format", "summary", chdir: ROOT)
+    assert_equal 0, again.code, again.err
+    assert_match(%r{\Aractorbench try examples/json_parse\.rb: JsonParse\.work on 8 items}, again.out)
+    assert result.out.end_with?(again.out), "try ended with:\n#{result.out}\nreport --format summary gave:\n#{again.out}"
   end
 
   def test_string_crunching_runs_under_every_model

@@ -62,4 +62,24 @@ class TryReportTest < Minitest::Test
     assert_empty console, "console messages: #{console.join}"
     assert_match(/8 jobs at every worker count/, dom)
   end
+
+  # seconds_per_item is the check's time per item, handed to the models as a
+  # hint: it stays in the results (a run's params and id) but no title shows
+  # it, while the user's file and module still name the configuration.
+  def test_titles_leave_out_the_internal_seconds_per_item
+    runs = runs_in(@results)
+    assert(runs.all? { |r| r["params"]["seconds_per_item"].is_a?(Float) }, "every run records the hint")
+    assert(runs.all? { |r| r["id"].include?("seconds_per_item=") }, "and its id keeps it")
+    refute_includes @try_out, "seconds_per_item"
+    %w[text summary markdown bm html].each do |format|
+      out = File.join(@dir, "report.#{format}")
+      report = ractorbench("report", @results, "--format", format, "-o", out)
+      assert_equal 0, report.code, report.err
+      text = File.read(out)
+      refute_includes text, "seconds_per_item", "the #{format} report shows the internal parameter"
+      assert_includes text, (format == "html") ? "module=SlowService" : "try (file=#{ROOT}/examples/slow_service.rb,module=SlowService)"
+    end
+    assert_equal "try (n=3,x=1)", Ractorbench::Plan::Configuration.title("try", "n=3,seconds_per_item=4.8633e-05,x=1")
+    assert_equal "try", Ractorbench::Plan::Configuration.title("try", "seconds_per_item=4.8633e-05")
+  end
 end

@@ -29,7 +29,7 @@ class UncertaintyReportTest < Minitest::Test
 
   def test_a_quiet_collection_shows_intervals_bars_and_no_warnings
     file = quiet_file
-    text = ractorbench("report", file)
+    text = ractorbench("report", file, "--format", "text")
     assert_equal 0, text.code, text.err
     refute_match(/WARNING/, text.out)
     assert_match(/median 95% CI/, text.out)
@@ -103,7 +103,7 @@ class UncertaintyReportTest < Minitest::Test
     assert_equal [3, 3], samples.call("--first-run", "exclude").values_at("base", "yjit").map { |c| c["samples"] }
     assert_equal [4, 4], samples.call("--first-run", "include").values_at("base", "yjit").map { |c| c["samples"] }
 
-    text = ractorbench("report", file).out
+    text = ractorbench("report", file, "--format", "text").out
     assert_match(/Note: the first run of each configuration on yjit \(JIT enabled\) is left out/, text)
     assert_match(/\| 0\.0300 \(apart\) \|/, text)
     assert_usage_error(ractorbench("report", file, "--first-run", "sometimes"), /--first-run must be one of auto, include, exclude/)

@@ -8,7 +8,7 @@ module Ractorbench
     # before a scheduler adds its bookkeeping (the seed's first explanation).
     module FiberResume
       extend Harness::Subject
-      subject "fiber-resume", seed: "(raw fiber; not in the seed)", ran: "Fiber.new { }.resume", model: "serial"
+      subject "fiber-resume", seed: "(none: a raw fiber)", ran: "Fiber.new { }.resume", model: "serial"
 
       def self.prepare
         ran = 0

@@ -8,7 +8,7 @@ module Ractorbench
     # it. The child proves it ran by its exit status.
     module ForkWait
       extend Harness::Subject
-      subject "fork-wait", seed: "(process; not in the seed)", ran: "fork { exit!(42) }, then Process.wait2", model: "processes"
+      subject "fork-wait", seed: "(none: a process)", ran: "fork { exit!(42) }, then Process.wait2", model: "processes"
 
       RAN = 42
 

@@ -10,7 +10,7 @@ module Ractorbench
     # adds up what came back.
     module RactorValue
       extend Harness::Subject
-      subject "ractor-value", seed: "(ractor; not in the seed)",
+      subject "ractor-value", seed: "(none: a ractor)",
         ran: "Ractor.new { 1 }, then its value (#{(defined?(Ractor) && Ractor.method_defined?(:value)) ? "Ractor#value" : "Ractor#take"})", model: "ractors"
 
       def self.unsupported_reason

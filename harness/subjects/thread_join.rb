@@ -7,7 +7,7 @@ module Ractorbench
     # The threads model's unit of concurrency, created and joined.
     module ThreadJoin
       extend Harness::Subject
-      subject "thread-join", seed: "(thread; not in the seed)", ran: "Thread.new { }.join", model: "threads"
+      subject "thread-join", seed: "(none: a thread)", ran: "Thread.new { }.join", model: "threads"
 
       def self.prepare
         ran = 0

@@ -36,7 +36,10 @@ module Ractorbench
           [index, @target.work(item)]
         rescue => e
           frame = UserCode.frame(e.backtrace, @file)
-          raise WorkError, "#{e.class}: #{e.message.lines.first&.strip} (#{frame || "in #{@target}.work"}, item #{index})"
+          # A C method not marked Ractor-safe: Ruby's message does not name it, its first frame does.
+          unsafe = UserCode.method_name(UserCode.frames(e.backtrace).first) if e.is_a?(Ractor::UnsafeError)
+          raise WorkError, "#{e.class}: #{e.message.lines.first&.strip}#{" (the C method #{unsafe})" if unsafe} " \
+            "(#{frame || "in #{@target}.work"}, item #{index})"
         end
 
         # What the check measured per item (`try` passes it), so that a model

@@ -79,6 +79,7 @@ module Ractorbench
             "raised_in" => (top.to_s if top && !UserCode.user?(top.path)),
             "library" => (ConstantOwner.library(top.path) if top && !UserCode.user?(top.path)),
             "called_from" => (caller_frame.to_s if caller_frame && caller_frame.to_s != frame.to_s),
+            "unsafe_method" => (UserCode.method_name(top) if error["class"] == "Ractor::UnsafeError"),
             "work_location" => work_file && "#{work_file}:#{work_line}",
             "work_source" => work_file && UserCode.source_line(work_file, work_line),
             "ivars" => ivar_facts(target, source)

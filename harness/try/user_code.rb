@@ -13,6 +13,10 @@ module Ractorbench
         end
 
         FRAME = /\A(?<path>.+?):(?<line>\d+)(?::in [`'](?<label>.*)')?/
+        # ractorbench's example workloads (`try --example NAME`): a user runs
+        # them as their own file, so they are user code even where an
+        # installed gem puts them, under a gem directory below.
+        EXAMPLES_DIR = File.expand_path("../../examples", __dir__).freeze
         # Frozen all the way down, so that code inside a ractor may read it.
         NOT_USER = [File.expand_path("..", __dir__),
           *RbConfig::CONFIG.values_at("rubylibdir", "rubyarchdir", "vendordir", "sitedir"),
@@ -44,7 +48,23 @@ module Ractorbench
           return false if path.start_with?("<internal:", "<")
 
           full = File.expand_path(path)
-          NOT_USER.none? { |dir| full.start_with?(dir) }
+          full.start_with?(File.join(EXAMPLES_DIR, "")) || NOT_USER.none? { |dir| full.start_with?(dir) }
+        end
+
+        # The method a frame is in, as Ruby 3.4 and later label it, with its
+        # owner ("ObjectSpace.memsize_of"). Ruby 3.1 labels only the method
+        # ("memsize_of"): the owner is then the constant the frame's line
+        # calls it on (a C method's frame is its caller's line), when it is
+        # called on one; `initialize` is called as `new`.
+        def method_name(frame)
+          name = frame&.label
+          return name if name.nil? || name.match?(/[#.\s]/)
+
+          called = (name == "initialize") ? "new" : name
+          receiver = source_line(frame.path, frame.line).to_s[/([A-Z]\w*(?:::[A-Z]\w*)*)\s*\.\s*#{Regexp.escape(called)}(?![\w?!=])/, 1]
+          return name unless receiver
+
+          "#{receiver}#{(called == name) ? "." : "#"}#{name}"
         end
 
         def same_file?(path, file)

@@ -13,7 +13,7 @@ module Ractorbench
     # stops them all, so parallel copies can be slower than sequential ones.
     module Alloc
       extend Harness::Workload
-      workload "alloc", "N iterations allocating [\"\", {}, []], one copy a job (seed 002); --param iterations=N"
+      workload "alloc", "N iterations allocating [\"\", {}, []], one copy a job (Ractor reconsidered); --param iterations=N"
 
       OBJECTS_PER_ITERATION = 4
 

@@ -14,7 +14,7 @@ module Ractorbench
     module FanIn
       extend Harness::Primitive
       workload "fan-in", "one receiver gathers M messages from each of W senders: --param via=select|mailbox; " \
-        "ractors, threads (mailbox), processes (seed 002)"
+        "ractors, threads (mailbox), processes (Ractor reconsidered)"
 
       VIAS = %w[select mailbox].freeze
       DONE = :done

@@ -10,7 +10,7 @@ module Ractorbench
     # allocation - the case where ractors should scale with cores.
     module Fib
       extend Harness::Workload
-      workload "fib", "naive recursive fib(n), one copy a job (seed 003); --param n=N"
+      workload "fib", "naive recursive fib(n), one copy a job (Exploring Ruby Ractors); --param n=N"
 
       def self.default_params = {n: 20}
 

@@ -17,7 +17,7 @@ module Ractorbench
     module OpsPerSecond
       extend Harness::Workload
       workload "ops-per-second",
-        "executions per second of one subject in batches of W x M (seed 001); --param subject=NAME time=S gc=on|off"
+        "executions per second of one subject in batches of W x M (Performance of Concurrently); --param subject=NAME time=S gc=on|off"
 
       def self.default_params = {subject: nil, time: 1.0, samples: 5, warmup: nil, gc: "on"}
 

@@ -11,7 +11,7 @@ module Ractorbench
     # n's flag highest.
     module Prime
       extend Harness::Workload
-      workload "prime", "prime bit-vector of 100 numbers a message (seeds 000/004)"
+      workload "prime", "prime bit-vector of 100 numbers a message (How Fast are Ractors?)"
 
       # Digests the seed's repository publishes, by number of chunks.
       KNOWN_DIGESTS = {

@@ -14,7 +14,7 @@ module Ractorbench
     # seed ("time of making threads/ractors is excluded").
     module Ring
       extend Harness::Primitive
-      workload "ring", "a token passed round a ring of N nodes W x M times: threads, ractors, fibers; --param nodes=N (seed 002)"
+      workload "ring", "a token passed round a ring of N nodes W x M times: threads, ractors, fibers; --param nodes=N (Ractor reconsidered)"
 
       STOP = :stop
 
@@ -29,6 +29,9 @@ module Ractorbench
         nodes = params[:nodes]
         count * nodes * 400 * per_call if nodes.is_a?(Integer)
       end
+
+      # The ring's nodes are all alive at once, whatever W is.
+      def self.concurrency(_workers, params) = params[:nodes].is_a?(Integer) ? params[:nodes] : 0
 
       def self.jobs(count, _params)
         (1..count).to_a.freeze

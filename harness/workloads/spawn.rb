@@ -12,7 +12,7 @@ module Ractorbench
     # identity, so the check proves that W x M distinct units ran, each once.
     module Spawn
       extend Harness::Primitive
-      workload "spawn", "create W units then join them, M rounds: threads, ractors, fibers, processes; --param gc=on|off (seed 002)"
+      workload "spawn", "create W units then join them, M rounds: threads, ractors, fibers, processes; --param gc=on|off (Ractor reconsidered)"
 
       def self.default_params = {gc: "on"}
 

@@ -10,7 +10,7 @@ module Ractorbench
     # copies of tarai(x, y, z), deep recursion and nothing else.
     module Tarai
       extend Harness::Workload
-      workload "tarai", "Takeuchi function tarai(x, y, z), one copy a job (seeds 002/003); --param x=,y=,z="
+      workload "tarai", "Takeuchi function tarai(x, y, z), one copy a job (Ractor reconsidered, Exploring Ruby Ractors); --param x=,y=,z="
 
       def self.default_params = {x: 10, y: 5, z: 0}
 

@@ -16,6 +16,7 @@ module Ractorbench
   #   result.speedups        # => [#<Speedup model="ractors" workers=2 speedup=1.8 low=1.6 high=1.9 ...>, ...]
   #
   #   Ractorbench.run(workloads: %w[fib], models: %w[serial ractors], workers: [1, 2], reps: 6)
+  #   Ractorbench.read(result.path)  # the same Result again, from its results file
   #
   # Each call runs the command line's own command (the same options, plan,
   # runner, store and analysis; its output captured in result.text) and
@@ -91,4 +92,8 @@ module Ractorbench
   def self.try(...) = API.try(...)
 
   def self.run(...) = API.run(...)
+
+  # A results file (of try, run or the tour) as the Result those return:
+  # Ractorbench.read(result.path) gives a try's figures and recommendation again.
+  def self.read(path) = API::Result.read(path)
 end

@@ -4,6 +4,7 @@ require "optparse"
 require_relative "errors"
 require_relative "version"
 require_relative "cli/parser"
+require_relative "console"
 require_relative "reports"
 
 module Ractorbench
@@ -31,23 +32,28 @@ module Ractorbench
         command, = @commands.fetch(name) { raise UsageError, "unknown command #{name.inspect}; run `ractorbench help`" }
         command.new(argv, out: out, err: err).call
       rescue Parser::Shown => e
-        out.puts(e.text)
+        out.puts(e.text(Console.new(out).width))
         0
       rescue UsageError, OptionParser::ParseError => e
-        err.puts("ractorbench: #{e.message}")
-        2
+        last_words(err, e.message, 2)
       rescue Exit => e
-        err.puts("ractorbench: #{e.message}")
-        e.code
+        last_words(err, e.message, e.code)
       rescue SystemCallError => e
         # A file system error nothing more specific caught: one line, no trace.
-        err.puts("ractorbench: #{e.message.sub(/ @ \w+/, "")}")
-        2
+        last_words(err, e.message.sub(/ @ \w+/, ""), 2)
       rescue SignalException => e
         # Ctrl-C or SIGTERM before or after a collection (during one, the
         # collector says how to resume).
-        err.puts("ractorbench: stopped by SIG#{Signal.signame(e.signo)}")
-        128 + e.signo
+        last_words(err, "stopped by SIG#{Signal.signame(e.signo)}", 128 + e.signo)
+      end
+
+      # The closing line, and the exit status, even when no one reads
+      # standard error any more.
+      def last_words(err, line, status)
+        err.puts("ractorbench: #{line}")
+        status
+      rescue SystemCallError, IOError
+        status
       end
 
       # `ractorbench help [COMMAND]`
@@ -61,22 +67,24 @@ module Ractorbench
 
       def usage(out)
         load_commands
-        out.puts("Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)", "")
-        out.puts("Commands:")
-        @commands.sort.each { |name, (_, summary)| out.puts(format("  %-8s %s", name, summary)) }
-        out.puts("  help     help [COMMAND]: this, or a command's options (as COMMAND --help)")
-        out.puts("  version  the version of ractorbench (as --version)")
-        out.puts("", "Formats:", *formats.map { |line| "  #{line}" })
-        out.puts("", "Exit status:", "  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;",
-          "  2 bad input (one line on stderr saying what to change); 130 interrupted.")
-        out.puts("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.")
+        width = Console.new(out).width
+        commands = @commands.sort.map { |name, (_, summary)| [name, summary] } +
+          [["help", "help [COMMAND]: this, or a command's options (as COMMAND --help)"], ["version", "the version of ractorbench (as --version)"]]
+        prose = ->(line) { Console.wrap_line(line, width) }
+        out.puts(*prose["Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)"], "", "Commands:",
+          *commands.flat_map { |name, summary| Console.hang(format("  %-8s ", name), summary, width) },
+          "", "Formats:", *formats.flat_map { |line| prose["  #{line}"] },
+          "", "Exit status:", *prose["  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;"],
+          *prose["  2 bad input (one line on stderr saying what to change); 130 interrupted."], "",
+          *Console.hang("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.",
+            width, column: 0))
         0
       end
 
       private
 
       def formats
-        ["report --format: #{Reports.names.join(", ")} (default text)",
+        ["report --format: #{Reports.names.join(", ")} (default summary; text: in full)",
           "run and tour --format: the same (default summary: the compact table; --wide for every column)",
           "report --by ruby|machine --format: #{Reports.names(of: :sides).join(", ")} (default text)",
           "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)"]

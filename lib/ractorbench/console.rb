@@ -3,12 +3,18 @@
 module Ractorbench
   # What a person's terminal can take: how wide it is, and whether it wants
   # colour (https://no-color.org: NO_COLOR set means none; --no-color the
-  # same; output that is not a terminal never gets any).
+  # same; output that is not a terminal never gets any). One width serves
+  # everything printed: tables are laid out for it, prose is wrapped at it.
   class Console
     DEFAULT_WIDTH = 100
-    # Prose longer than this is hard to read however wide the terminal is.
-    MEASURE = 100
     MIN_WIDTH = 40
+    # A colour sequence: it takes no column on the screen.
+    ESCAPE = /\e\[[\d;]*m/
+    # A short label prose hangs under: "WARNING: ", "  fix:   ", "  - ".
+    LABEL = /\A\s*(?:- |[\w.-]+: +)/
+    LONGEST_LABEL = 16
+    # Fewest columns a wrapped text keeps beside its head.
+    MIN_TEXT = 20
 
     ANSI = {bold: "1", red: "31", green: "32", yellow: "33", dim: "2"}.freeze
     # Lines that carry a verdict: the first match colours the marked part.
@@ -28,17 +34,14 @@ module Ractorbench
     # Columns to lay tables out in: the known width, else 100.
     def width = known_width || DEFAULT_WIDTH
 
-    # COLUMNS when set, else the terminal's width; nil for a pipe or a file.
+    # COLUMNS when set, else the terminal's width; nil for a pipe or a file,
+    # where prose is not wrapped: a file keeps its lines whole.
     def known_width
       columns = @env["COLUMNS"].to_i
       return [columns, MIN_WIDTH].max if columns.positive?
 
       tty_width
     end
-
-    # Where prose wraps: the known width, never past a comfortable measure;
-    # nil (no wrapping) when the width is unknown: a file keeps its lines whole.
-    def measure = known_width && [known_width, MEASURE].min
 
     def color?
       return false if @color == false || !@io.respond_to?(:tty?) || !@io.tty?
@@ -47,8 +50,10 @@ module Ractorbench
       @env["NO_COLOR"].to_s.empty? && @env["TERM"] != "dumb"
     end
 
-    # Text for this terminal: lines wrapped to its width, verdict words coloured.
-    def present(text) = paint(measure ? Console.wrap(text, measure) : text)
+    # Prose for this terminal: lines wrapped to its width, verdict words
+    # coloured. Text holding a table is laid out by whoever made it, for
+    # #width, and only painted.
+    def present(text) = paint(Console.wrap(text, known_width))
 
     def paint(text)
       return text unless color?
@@ -58,15 +63,20 @@ module Ractorbench
 
     def colour(text, style) = color? ? "\e[#{ANSI.fetch(style)}m#{text}\e[0m" : text
 
-    # Every line longer than width broken at spaces. The pieces hang under
-    # the text after a short label ("WARNING: ", "  fix:   ") or a bullet
-    # ("  - "), else under the line's indent plus two. Table rows (starting
-    # with | or +) are left alone, and a word longer than the width stands
-    # on its own line.
+    # Columns text takes on the screen: colour sequences take none.
+    def self.visible_length(text) = text.include?("\e") ? text.gsub(ESCAPE, "").length : text.length
+
+    # Every line longer than width (nil: none) broken at spaces. The pieces
+    # hang under the text after a short label ("WARNING: ", "  fix:   ") or
+    # a bullet ("  - "), else under the line's indent plus two. Rows of a
+    # drawn table (starting with | or +) are left alone, and a word longer
+    # than the width stands on its own line.
     def self.wrap(text, width)
+      return text unless width
+
       text.each_line.map do |line|
         body = line.chomp
-        next line if body.length <= width || body.match?(/\A\s*[|+]/)
+        next line if visible_length(body) <= width || body.match?(/\A\s*[|+]/)
 
         wrap_line(body, width).join("\n") + (line.end_with?("\n") ? "\n" : "")
       end.join
@@ -74,19 +84,40 @@ module Ractorbench
 
     def self.wrap_line(line, width)
       indent = line[/\A\s*/]
-      label = line[/\A\s*(?:- |[\w.-]+: +)/].to_s
-      label = indent unless label.length.between?(indent.length + 1, 16)
-      hanging = " " * ((label == indent) ? indent.length + 2 : label.length)
-      words = line[label.length..].strip.split(/ +/)
-      lines = [label + words.shift.to_s]
-      words.each do |word|
-        if lines.last.length + 1 + word.length <= width
-          lines[-1] = "#{lines.last} #{word}"
+      label = line[LABEL].to_s
+      label = indent unless label.length.between?(indent.length + 1, LONGEST_LABEL)
+      hang(label, line[label.length..], width, column: (label == indent) ? indent.length + 2 : label.length)
+    end
+
+    # The lines of a description beside a name, as in a list or a help
+    # screen: head is the name padded to its column, text wraps under column
+    # (by default the head's width). When that leaves under MIN_TEXT
+    # columns, or too few for its longest word, the text starts on the next
+    # line, under the head's indent plus four.
+    def self.hang(head, text, width, column: visible_length(head))
+      text = text.strip
+      return [head + text] if width.nil? || visible_length(head) + visible_length(text) <= width
+
+      room = [MIN_TEXT, *text.split(/ +/).map { |word| visible_length(word) }].max
+      if width - column < room && !head.strip.empty?
+        column = head[/\A */].length + 4
+        return [head.rstrip, *hang(" " * column, text, width)]
+      end
+      first, *rest = fill(text, width - visible_length(head), width - column)
+      [head + first.to_s, *rest.map { |l| " " * column + l }]
+    end
+
+    # The words of text in lines: the first at most first columns, the
+    # others at most others (a word longer stands alone).
+    def self.fill(text, first, others)
+      text.split.each_with_object([]) do |word, lines|
+        room = (lines.size == 1) ? first : others
+        if lines.empty? || visible_length(lines.last) + 1 + visible_length(word) > room
+          lines << word
         else
-          lines << hanging + word
+          lines[-1] = "#{lines.last} #{word}"
         end
       end
-      lines
     end
 
     private

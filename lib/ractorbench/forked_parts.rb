@@ -13,11 +13,31 @@ module Ractorbench
     module_function
 
     # The block's answer for each part, in the parts' order (an answer is
-    # never nil or false: those mean a child that failed).
+    # never nil or false: those mean a child that failed). Interrupted
+    # (Ctrl-C, SIGTERM, an error here), it ends every child still working
+    # before it returns: none works on for a caller that is gone.
     def map(parts, &work)
-      children = parts.drop(1).map { |part| spawn(part, &work) }
+      children = []
+      parts.drop(1).each { |part| children << spawn(part, &work) }
       mine = work.call(parts.first)
-      [mine] + children.zip(parts.drop(1)).map { |(pid, io), part| collect(pid, io) || work.call(part) }
+      answers = parts.drop(1).each_with_index.map do |part, i|
+        answer = collect(*children[i])
+        children[i] = nil # reaped
+        answer || work.call(part)
+      end
+      [mine] + answers
+    ensure
+      children.compact.each { |pid, io| abandon(pid, io) }
+    end
+
+    def abandon(pid, io)
+      io&.close
+      return unless pid
+
+      Process.kill(:KILL, pid)
+      Process.wait(pid)
+    rescue SystemCallError
+      nil
     end
 
     def spawn(part)
@@ -38,15 +58,19 @@ module Ractorbench
       [nil, nil]
     end
 
+    # The child's answer (nil if it failed), once it has ended; interrupted,
+    # it leaves the child to map's ensure.
     def collect(pid, io)
       return nil unless pid
 
-      Marshal.load(io) # rubocop:disable Security/MarshalLoad -- our own child's
-    rescue IOError, TypeError, ArgumentError # EOFError too: a child that died
-      nil
-    ensure
-      io&.close
-      Process.wait(pid) if pid
+      answer = begin
+        Marshal.load(io) # rubocop:disable Security/MarshalLoad -- our own child's
+      rescue IOError, TypeError, ArgumentError # EOFError too: a child that died
+        nil
+      end
+      io.close
+      Process.wait(pid)
+      answer
     end
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "shellwords"
+
 module Ractorbench
   # Text from a results file (names, reasons) is data, not instructions to a
   # terminal or a spreadsheet: control characters are shown escaped, as
@@ -29,6 +31,10 @@ module Ractorbench
 
       text.gsub(STRAY) { |c| c.inspect[1...-1] }
     end
+
+    # A command for a person to paste, in backquotes: each word quoted for
+    # the shell, so a path with a space or a `$(...)` stays one word.
+    def command(*words) = "`#{words.map(&:to_s).shelljoin}`"
 
     # A CSV cell: text starting like a formula gets a leading quote.
     def cell(value)

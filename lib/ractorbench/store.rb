@@ -8,6 +8,7 @@ require_relative "store/source"
 require_relative "store/split_read"
 require_relative "store/header"
 require_relative "store/writer"
+require_relative "store/bounded_lines"
 
 module Ractorbench
   # Results files: JSON Lines, a header first (tool, command, machine,
@@ -28,13 +29,16 @@ module Ractorbench
     # and folded into a RunTable as it is read, so what stays in memory is
     # each configuration's varying figures, not each line. A run line of the
     # wrong shape is skipped and listed in Contents#skipped with its line
-    # number: one damaged line costs one run, not the file. A big file is
+    # number: one damaged line costs one run, not the file, and a line longer
+    # than BoundedLines allows is skipped unread. A big file is
     # read by several processes at once (SplitRead); readers: how many
     # (default: SplitRead.readers).
     def read(path, readers: nil)
       source = Source.new(path)
       header, body, size, stream = open_results(path) do |file|
-        first = file.gets
+        first, problem = BoundedLines.first_line(file)
+        raise UsageError, "#{path} is not a ractorbench results file (#{problem})" if problem
+
         header = parse_header(path, first&.force_encoding(Encoding::UTF_8))
         # A pipe or a device (report /dev/stdin) is read as it comes, once.
         next [header, nil, nil, LineRange.read_stream(file)] unless file.stat.file?

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "memory"
+require_relative "task_room"
 
 module Ractorbench
   module Harness
@@ -13,9 +14,10 @@ module Ractorbench
       module_function
 
       # More waiting units than M:N would give native threads (RUBY_MAX_CPU,
-      # default 8), so the two cases cannot look alike.
-      def units
-        [ENV["RUBY_MAX_CPU"].to_i, 8].max * 2 + 8
+      # default 8), so the two cases cannot look alike. The driver sizes a
+      # plan's probes by the same count (Plan::Capacity).
+      def units(max_cpu = ENV["RUBY_MAX_CPU"].to_i)
+        [max_cpu, 8].max * 2 + 8
       end
 
       # nil unless an M:N setting is asked for in this process's environment.
@@ -53,6 +55,15 @@ module Ractorbench
       # the increase: a 1:1 Ruby reuses native threads it cached earlier.
       def watch
         return {"active" => nil, "why" => "cannot count native threads (no /proc/self/status)"} unless native_threads
+
+        # The check caps its own size: never more units than the machine can
+        # spare, whatever RUBY_MAX_CPU says (the driver refuses such values
+        # first; this holds for a probe started any other way).
+        room, limit = TaskRoom.share
+        if room && units > room
+          return {"active" => nil, "why" => "checking needs #{units} waiting units at once, more than this machine can " \
+            "spare (#{room} tasks: half the room left under #{limit.name})"}
+        end
 
         release = yield
         during = native_threads

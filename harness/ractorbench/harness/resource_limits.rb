@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "memory"
+require_relative "task_room"
 
 module Ractorbench
   module Harness
@@ -45,19 +46,19 @@ module Ractorbench
         # threads that did start may already have released their stacks.
         facts << fact("RLIMIT_AS", as && "#{as / 1024} KB", vm_kb && "#{vm_kb} KB", as && vm_kb && vm_kb * 1024 > as * 0.8,
           "ulimit -v: each thread needs stack address space")
-        pids_max, pids_now = cgroup_pids
-        facts << fact("cgroup pids.max", pids_max, pids_now, pids_max.is_a?(Integer) && pids_now && pids_now >= pids_max - 1,
-          "the container's task limit")
+        TaskRoom.cgroup_limits.each do |cgroup|
+          facts << fact(cgroup.name, cgroup.value, cgroup.used, cgroup.used >= cgroup.value - 1, "the container's task limit")
+        end
         nproc = rlimit(:NPROC)
         facts << fact("RLIMIT_NPROC", nproc || "unlimited", nil, nproc && Process.uid != 0 && native_threads.to_i >= nproc - 1,
           "ulimit -u: counts every thread and process of user #{Process.uid}#{" (not enforced for root)" if Process.uid.zero?}")
-        max_map = read_int("/proc/sys/vm/max_map_count")
+        max_map = TaskRoom.read_int("/proc/sys/vm/max_map_count")
         maps = count_lines("/proc/self/maps")
         facts << fact("vm.max_map_count", max_map, maps, max_map && maps && maps >= max_map - 16, "two memory maps per thread stack")
-        tasks = system_tasks
-        threads_max = read_int("/proc/sys/kernel/threads-max")
+        tasks = TaskRoom.system_tasks
+        threads_max = TaskRoom.read_int("/proc/sys/kernel/threads-max")
         facts << fact("kernel.threads-max", threads_max, tasks, threads_max && tasks && tasks >= threads_max - 16, "threads on the whole system")
-        pid_max = read_int("/proc/sys/kernel/pid_max")
+        pid_max = TaskRoom.read_int("/proc/sys/kernel/pid_max")
         facts << fact("kernel.pid_max", pid_max, tasks, pid_max && tasks && tasks >= pid_max - 16, "task ids on the whole system")
         facts.select { |f| f[:value] }
       end
@@ -77,34 +78,8 @@ module Ractorbench
         Memory.status_field("Threads")
       end
 
-      # cgroup v2, else v1: [max (Integer or "max"), current].
-      def cgroup_pids
-        %w[/sys/fs/cgroup /sys/fs/cgroup/pids].each do |dir|
-          max = read("#{dir}/pids.max")&.strip
-          next unless max
-
-          return [(max == "max") ? "max" : max.to_i, read_int("#{dir}/pids.current")]
-        end
-        [nil, nil]
-      end
-
-      # The fourth field of /proc/loadavg: running/total scheduling entities.
-      def system_tasks
-        read("/proc/loadavg")&.split&.at(3)&.split("/")&.last&.to_i
-      end
-
       def count_lines(path)
         File.foreach(path).count
-      rescue SystemCallError
-        nil
-      end
-
-      def read_int(path)
-        read(path)&.strip&.to_i
-      end
-
-      def read(path)
-        File.read(path)
       rescue SystemCallError
         nil
       end

@@ -15,6 +15,11 @@ module Ractorbench
     #                               serially, per_call being one plain Ruby method
     #                               call's time here; nil if unknown (driver only:
     #                               `run` refuses sizes far beyond the timeout)
+    #   concurrency(workers, params) how many threads, ractors or processes a run
+    #                               starts at once (driver only: Plan::Capacity
+    #                               refuses more than the machine can spare);
+    #                               the model's W workers unless the workload
+    #                               starts its own
     #   prepare(model, jobs, workers, params)  the run to time (see PreparedRun);
     #                               a job workload leaves it to the model
     #   job_seconds                 nil, or how long one job takes (known after
@@ -39,6 +44,10 @@ module Ractorbench
 
       def estimate(_count, _params, _per_call)
         nil
+      end
+
+      def concurrency(workers, _params)
+        workers
       end
 
       def jobs(count, _params)

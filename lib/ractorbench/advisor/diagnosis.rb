@@ -33,9 +33,11 @@ module Ractorbench
         @notes = notes
       end
 
-      # The findings one after another; a reason shared by consecutive
-      # findings that wait for the combined fix is said once.
-      def lines
+      # The findings one after another, for a screen `width` columns wide; a
+      # reason shared by consecutive findings that wait for the combined fix
+      # is said once.
+      def lines(width: WIDTH)
+        @width = width
         out = ["#{model}: #{headline}"]
         findings.each_with_index do |f, i|
           out.concat(field("what", f.what))
@@ -101,7 +103,7 @@ module Ractorbench
       end
 
       # A finding's object without its particulars: "constant Object::BODIES".
-      def self.short(finding) = finding.what.sub(/ \(.*/m, "")
+      def self.short(finding) = finding.short
 
       # nil when threads side by side computed what one item at a time did.
       def self.threads(preflight)
@@ -128,6 +130,8 @@ module Ractorbench
       end
 
       FAILURE = /(?<class>Ractor::\w+): (?<message>.*) \((?<path>[^()\s]+):(?<line>\d+), item (?<index>\d+)\)\z/
+      # What the adapter adds to a Ractor::UnsafeError's message.
+      UNSAFE_METHOD = / \(the C method (\S+)\)\z/
 
       # From a ractors run that failed in the sweep (on an item the check
       # did not try): the adapter put the error and the user's line in it.
@@ -140,8 +144,9 @@ module Ractorbench
         rescue SystemCallError, IOError
           nil
         end
-        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => m[:message]},
-                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source}
+        message = m[:message].sub(UNSAFE_METHOD, "")
+        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => message},
+                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source, "unsafe_method" => m[:message][UNSAFE_METHOD, 1]}
         ractor("ractor_problems" => [facts], "work_location" => preflight["work_location"],
           "shareable_proc" => preflight["shareable_proc"])
       end
@@ -154,12 +159,14 @@ module Ractorbench
         Paths.short(finding.where) + (finding.source ? "   #{finding.source}" : "")
       end
 
-      # "  what:  text" wrapped at WIDTH, continuation lines under the text.
+      def width = @width || WIDTH
+
+      # "  what:  text" wrapped at the width, continuation lines under the text.
       def field(label, text)
         words = text.to_s.split(" ")
         lines = ["  #{"#{label}:".ljust(LABEL - 2)}"]
         words.each do |word|
-          if lines.last.size + word.size + 1 > WIDTH && lines.last.size > LABEL
+          if lines.last.size + word.size + 1 > width && lines.last.size > LABEL
             lines << " " * LABEL
           end
           lines[-1] += (lines.last.size > LABEL) ? " #{word}" : word
@@ -170,11 +177,11 @@ module Ractorbench
       # Code to copy is never cut: a comment that does not fit is left out.
       def code_line(code)
         line = "           #{code}"
-        (line.size > WIDTH) ? line.sub(/ # .*\z/, "") : line
+        (line.size > width) ? line.sub(/ # .*\z/, "") : line
       end
 
       # A line of source is cut, not wrapped: its start says enough.
-      def clip(line) = (line.size > WIDTH) ? "#{line[0, WIDTH - 1]}…" : line
+      def clip(line) = (line.size > width) ? "#{line[0, width - 1]}…" : line
     end
   end
 end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../paths"
 require_relative "../errors"
+require_relative "../../../harness/try/user_code"
 
 module Ractorbench
   module Advisor
@@ -9,7 +9,8 @@ module Ractorbench
     # that `ractorbench try --example json_parse` works wherever the gem is
     # installed, not only in a checkout.
     module Examples
-      DIR = File.join(ROOT, "examples")
+      # The harness counts these files as the user's own code.
+      DIR = Harness::Try::UserCode::EXAMPLES_DIR
 
       module_function
 

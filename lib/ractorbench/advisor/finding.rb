@@ -8,6 +8,9 @@ module Ractorbench
     Finding = Struct.new(:what, :where, :source, :why, :fix, keyword_init: true) do
       # "a Hash", "an Array".
       def self.a(name) = "#{/\A[AEIOU]/i.match?(name.to_s) ? "an" : "a"} #{name}"
+
+      # Its object without the particulars: "constant Object::BODIES".
+      def short = what.sub(/ \(.*/m, "")
     end
   end
 end

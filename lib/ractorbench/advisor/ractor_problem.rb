@@ -229,9 +229,12 @@ module Ractorbench
 
       def other
         if @error["class"] == "Ractor::UnsafeError" || @message.match?(/ractor unsafe/i)
-          return build(what: "a method of a C extension not marked Ractor-safe#{" (#{in_library})" if library}",
+          method = @facts["unsafe_method"]
+          return build(what: "#{method ? "the C method #{method}," : "a method of a C extension"} not marked " \
+                             "Ractor-safe#{" (#{in_library})" if library}",
             why: "C methods that are not declared Ractor-safe may only run on the main ractor",
-            fix: "this library cannot run inside a ractor: use processes, or a Ractor-safe alternative")
+            fix: "#{method ? "#{method} cannot run inside a ractor on this Ruby" : "this library cannot run inside a ractor"}: " \
+                 "use processes, or a Ractor-safe alternative")
         end
 
         @headline = "it raises only inside a ractor"

@@ -30,7 +30,9 @@ module Ractorbench
       Choice = Struct.new(:family, :series, :point, :best, keyword_init: true)
 
       # failures: [failed runs, runs in all, {model => failed}].
-      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}], reps: nil)
+      # width: the screen's, to wrap the lines at.
+      def initialize(panel:, preflight:, excluded:, failures: [0, 0, {}], reps: nil, width: TextWrap::WIDTH)
+        @width = width
         @panel = panel
         @preflight = preflight
         @excluded = excluded
@@ -64,7 +66,7 @@ module Ractorbench
       end
 
       def format_lines(body)
-        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }].flat_map { |l| TextWrap.wrap(l, indent: "    ") }
+        ["Recommendation: #{body.first}", *body.drop(1).map { |l| "  - #{l}" }].flat_map { |l| TextWrap.wrap(l, width: @width, indent: "    ") }
       end
 
       # Said whatever the verdict: models the check ruled out, and why.

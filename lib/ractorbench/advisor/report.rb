@@ -12,6 +12,7 @@ require_relative "../measure/interference"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
+require_relative "load_race"
 require_relative "../reports/parts/profile_tables"
 
 module Ractorbench
@@ -35,7 +36,7 @@ module Ractorbench
 
       def to_s
         parts = [header]
-        parts << @diagnoses.flat_map(&:lines).join("\n") unless @diagnoses.empty?
+        parts << @diagnoses.flat_map { |d| d.lines(width: @width) }.join("\n") unless @diagnoses.empty?
         if @panel
           parts << table
           parts << Reports::Parts::SweepPlot.new(@panel).to_s
@@ -54,7 +55,7 @@ module Ractorbench
 
       def advice
         @advice ||= Recommendation.new(panel: @panel, preflight: @context.preflight, excluded: @excluded,
-          failures: failure_counts, reps: @context.reps)
+          failures: failure_counts, reps: @context.reps, width: @width)
       end
 
       # The Ruby that hands the work out as the recommended model did, with
@@ -216,8 +217,18 @@ module Ractorbench
           kinds = runs.group_by { |r| reason_kind(r) }.values
           lines.concat(wrap("  #{model}: #{runs.size} of #{all} failed; #{at(kinds.first.first)}: #{reason(kinds.first.first)}"))
           kinds.drop(1).first(2).each { |more| lines.concat(wrap("    also #{at(more.first)}: #{reason(more.first)}")) }
+          race = load_race(model, runs)
+          lines.concat(wrap("    why: #{race.why}; #{race.fix}")) if race
         end
         lines
+      end
+
+      # Threads that failed where the check found code loaded on first use:
+      # the fix it printed above ends that race too.
+      def load_race(model, runs)
+        return nil unless @analysis.header.dig("families", model) == "thread"
+
+        runs.lazy.filter_map { |r| LoadRace.in_reason(r["reason"], @context.preflight) }.first
       end
 
       def at(run) = "W=#{run["workers"]} rep #{run["rep"]}"
@@ -225,7 +236,7 @@ module Ractorbench
       # Failures alike but for the item they met.
       def reason_kind(run) = reason(run).gsub(/item \d+/, "item N").gsub(/\d+(\.\d+)?s\b/, "Ns")
 
-      def wrap(text) = TextWrap.wrap(text)
+      def wrap(text) = TextWrap.wrap(text, width: @width)
     end
   end
 end

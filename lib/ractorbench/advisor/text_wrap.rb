@@ -1,25 +1,18 @@
 # frozen_string_literal: true
 
+require_relative "../console"
+
 module Ractorbench
   module Advisor
-    # Wraps a line of prose at the width of the terminal try writes for
-    # (100 columns), continuation lines indented under it.
+    # A line of try's prose wrapped at the width of its screen (100 columns
+    # unless told), continuation lines under indent: Console's wrapping.
     module TextWrap
-      WIDTH = 100
+      WIDTH = Console::DEFAULT_WIDTH
 
       module_function
 
       def wrap(text, width: WIDTH, indent: "      ")
-        lines = []
-        line = text[/\A */]
-        text.split(" ").each do |word|
-          if line.size + word.size + 1 > width && !line.strip.empty?
-            lines << line
-            line = indent.dup
-          end
-          line += line.strip.empty? ? word : " #{word}"
-        end
-        lines << line
+        Console.hang(text[/\A */], text, width, column: indent.length)
       end
     end
   end

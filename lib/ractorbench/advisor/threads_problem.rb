@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "finding"
+require_relative "load_race"
 
 module Ractorbench
   module Advisor
@@ -29,13 +30,14 @@ module Ractorbench
       def raised
         error = @facts["error"] || {}
         @headline = "it fails in threads side by side"
+        race = LoadRace.at(@facts["where"], @preflight)
         Finding.new(what: "work(item #{@facts["index"]}) raised #{error["class"]}: #{error["message"].to_s.lines.first&.strip} " \
                           "with #{@threads} threads running it at once; one item at a time it does not",
           where: @facts["where"] || @preflight["work_location"], source: @facts["where"] ? @facts["source"] : nil,
-          why: "threads share the module's state, and the first calls ran at the same time: state built on first use " \
-               "(`@table ||= ...`, filled in steps) or a scratch object shared between calls races",
-          fix: "build shared state at load time, before any thread starts (e.g. at the end of the file), or guard it " \
-               "with a Mutex; keep per-call state in local variables")
+          why: race&.why || "threads share the module's state, and the first calls ran at the same time: state built " \
+               "on first use (`@table ||= ...`, filled in steps) or a scratch object shared between calls races",
+          fix: race&.fix || "build shared state at load time, before any thread starts (e.g. at the end of the file), " \
+               "or guard it with a Mutex; keep per-call state in local variables")
       end
 
       def differs

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "text_wrap"
-
 module Ractorbench
   module Advisor
     # How each pooled model spread the items over its workers, from the
@@ -21,7 +19,8 @@ module Ractorbench
         shown = by_model.map do |model, runs|
           "  #{model}: " + runs.group_by { |r| r["workers"].to_i }.sort.map { |w, list| "W=#{w} #{typical(list)}" }.join(", ")
         end
-        ["Items per worker (the run with the median spread):", *shown, *uneven(by_model).flat_map { |l| TextWrap.wrap(l) }]
+        # UNEVEN lines are whole: try's screen wraps its prose to the terminal.
+        ["Items per worker (the run with the median spread):", *shown, *uneven(by_model)]
       end
 
       private

@@ -116,7 +116,7 @@ module Ractorbench
           "loop_ns_per_op" => Stats::Summary.new(figures.map(&:loop_ns)).median,
           "executions" => executions, "seconds" => seconds,
           "gc" => ops["gc"], "gc_note" => ops["gc_note"], "async" => ops["async"]
-        }
+        }.merge(ops["clock"] ? {"clock" => ops["clock"]} : {}) # a child that names its clock (mruby's may have no monotonic one)
       end
 
       # Rows grouped into the seed's tables, each in the seed's order:

@@ -6,6 +6,7 @@ require_relative "../analysis"
 require_relative "work_spread"
 require_relative "reps_advice"
 require_relative "../plural"
+require_relative "../plan/configuration"
 require_relative "../measure/interference"
 
 module Ractorbench
@@ -46,8 +47,10 @@ module Ractorbench
         [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
       end
 
+      # A configuration named as its label names it, without the internal
+      # parameters (Plan::INTERNAL_PARAMS).
       def label(row)
-        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
+        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
       end
 
       def named(rows)
@@ -83,7 +86,7 @@ module Ractorbench
       end
 
       def label_without_model(row)
-        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", row["params"], row["ruby"]].compact.join("/")
+        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
       end
 
       def few_samples(rows)

@@ -23,16 +23,27 @@ module Ractorbench
       # text, log: what the command printed on stdout and stderr.
       attr_reader :kind, :path, :exit_code, :text, :log
 
-      def initialize(kind:, path:, exit_code:, text:, log:)
+      def initialize(kind:, path:, exit_code:, text:, log:, analysis: nil)
         @kind = kind
         @path = path
         @exit_code = exit_code
         @text = text
         @log = log
+        @analysis = analysis
       end
 
-      # Every run succeeded and every model agreed (the command's exit code 0).
-      def ok? = exit_code.zero?
+      # A results file as the Result Ractorbench.try or .run returned when it
+      # wrote it (they read their figures back from it the same way). The
+      # file keeps no exit code and no printed text: those are nil.
+      def self.read(path)
+        analysis = Analysis.new(Store.read(path))
+        kind = Advisor::Outcome.try?(analysis) ? :try : :run
+        new(kind: kind, path: path, exit_code: nil, text: nil, log: nil, analysis: analysis)
+      end
+
+      # Every run succeeded and every model agreed (the command's exit code
+      # 0); nil for a Result read from a file, which does not keep it.
+      def ok? = exit_code&.zero?
 
       def analysis = @analysis ||= path && Analysis.new(Store.read(path))
 

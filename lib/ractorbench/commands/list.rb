@@ -9,6 +9,7 @@ require_relative "../cli/parser"
 require_relative "../advisor/examples"
 require_relative "../plural"
 require_relative "../errors"
+require_relative "../console"
 
 module Ractorbench
   module Commands
@@ -17,10 +18,11 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @files = []
-        CLI::Parser.new("Usage: ractorbench list [--load FILE]",
+        @parser = CLI::Parser.new("Usage: ractorbench list [--load FILE]",
           exit_codes: [[0, "listed"], [2, "bad input (a --load FILE that is missing or fails to load): one line on stderr"]]) do |o|
           o.on("--load FILE", "also list the workloads and models FILE defines") { |f| @files << f }
-        end.parse!(argv)
+        end
+        @parser.parse!(argv)
         raise UsageError, "list takes no arguments, got #{argv.join(" ")}" unless argv.empty?
       end
 
@@ -32,16 +34,19 @@ module Ractorbench
         section("Examples (ractorbench try --example NAME; files in #{Ractorbench::Advisor::Examples::DIR})",
           Ractorbench::Advisor::Examples.all.map { |name, file| [name, Ractorbench::Advisor::Examples.description(file)] })
         section("Subjects (-w ops-per-second -m MODEL --param subject=NAME)",
-          Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; seed: #{s.seed}]"] })
+          Harness::Subject.load_all.values.map { |s| [s.name, "#{s.ran}  [#{s.model}; Concurrently: #{s.seed}]"] })
         0
       end
 
       private
 
+      # A title, then each name with its description wrapped under the
+      # descriptions' column (on a terminal; piped, a line each).
       def section(title, items)
-        @out.puts(title)
-        width = items.map { |name, _| name.size }.max.to_i
-        items.sort.each { |name, text| @out.puts("  #{name.ljust(width)}  #{text}") }
+        width = @parser.terminal(@out).known_width
+        @out.puts(Console.wrap(title, width))
+        names = items.map { |name, _| name.size }.max.to_i
+        items.sort.each { |name, text| @out.puts(Console.hang("  #{name.ljust(names)}  ", text, width)) }
         @out.puts
       end
     end

@@ -17,7 +17,7 @@ module Ractorbench
     # brings their files together. Nothing is written unless all is well.
     class Merge
       EXIT_CODES = [[0, "merged"], [2, "bad input (files of different plans, a file given twice, a run twice on one " \
-        "machine, a damaged file, no -o): one line on stderr, nothing written"]].freeze
+        "machine, a damaged or unfinished file, no -o): one line on stderr, nothing written"]].freeze
 
       def initialize(argv, out:, err:)
         @out = out
@@ -26,6 +26,7 @@ module Ractorbench
         @parser = CLI::Parser.new("Usage: ractorbench merge A.jsonl B.jsonl [MORE.jsonl ...] -o ALL.jsonl", exit_codes: EXIT_CODES) do |o|
           o.on("-o", "--output FILE", "the merged results file (never replaces anything)") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
+          o.on("--allow-partial", "merge collections that have not run their whole plan (named in a warning)") { @partial = true }
         end
         @parser.parse!(argv)
         raise UsageError, "merge needs two or more results files, e.g. `ractorbench merge part*.jsonl -o all.jsonl`" if argv.size < 2
@@ -36,13 +37,14 @@ module Ractorbench
 
       def call
         Store::OutputPath.check_output!(@output, force: @force, inputs: @paths.select { |p| File.exist?(p) })
-        merge = Store::Merge.new(@paths)
+        merge = Store::Merge.new(@paths, allow_partial: @partial)
         Store::AtomicFile.write(@output, merge.text((["ractorbench", "merge"] + @argv).shelljoin), force: @force)
         names = merge.machine_names.values
         note("ractorbench: merged #{Plural.count(merge.runs, "run")} of #{Plural.count(@paths.size, "file")} " \
           "(#{Plural.count(names.size, "machine")}: #{names.join(", ")}) into #{@output}")
         missing = merge.missing_shards
         note("ractorbench: warning: no file of shard #{missing.join(", ")} was given: its runs are missing") unless missing.empty?
+        note("ractorbench: warning: unfinished, merged as they are: #{merge.unfinished.join(", ")}") unless merge.unfinished.empty?
         0
       end
 

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
+require "shellwords"
 require_relative "../printable"
+require_relative "../console"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
@@ -9,6 +11,8 @@ require_relative "../store/atomic_file"
 require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/side_by_side"
+require_relative "tour"
+require_relative "try"
 
 require_relative "../cli"
 require_relative "../cli/parser"
@@ -20,14 +24,16 @@ module Ractorbench
       EXIT_CODES = [[0, "the report is written"], [1, "some runs computed a different result than serial (the report says which)"],
         [2, "bad input (a missing or unreadable results file, an unknown format): one line on stderr"]].freeze
       HUMAN = %w[text bm].freeze
+      # Commands whose file's summary is what they printed at their end (#ending).
+      ENDINGS = {"tour" => Tour, "try" => Try}.freeze
 
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @format = "text"
         @parser = CLI::Parser.new("Usage: ractorbench report FILE [--format #{Reports.names.join("|")}] [-o OUT] " \
           "| report FILE --by ruby|machine [--format #{Reports.names(of: :sides).join("|")}]", exit_codes: EXIT_CODES) do |o|
-          o.on("--format NAME", "output format (default text)") { |f| @format = f }
+          o.on("--format NAME", "output format (default summary: the table `run` ends with; text: every statistic; " \
+            "with --by, default text)") { |f| @format = f }
           o.on("--by FIELD", "ruby or machine: each model's speedup over serial on each Ruby (or machine of a merged " \
             "file), side by side") { |f| @by = by(f) }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |f| @output = f }
@@ -36,6 +42,7 @@ module Ractorbench
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end
         @parser.parse!(argv)
+        @format ||= @by ? "text" : "summary"
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
 
         @path = argv.first
@@ -96,7 +103,7 @@ module Ractorbench
 
         names = Store::Machines.of(contents).map(&:name)
         @err.puts("ractorbench: warning: #{@path} holds runs of #{names.size} machines (#{names.join(", ")}), pooled in " \
-          "these figures; `ractorbench report #{@path} --by machine` sets them side by side")
+          "these figures; #{Printable.command("ractorbench", "report", @path, "--by", "machine")} sets them side by side")
       end
 
       def by(field)
@@ -105,14 +112,34 @@ module Ractorbench
         raise UsageError, "--by takes ruby (each Ruby side by side) or machine (each machine of a merged file), got #{field.inspect}"
       end
 
-      # The summary laid out and wrapped for the terminal; text and bm coloured there.
+      # The tour and try end with more than the summary (the answer; try's
+      # screen): the summary of a file one of them wrote is what it printed
+      # at its end, that command rebuilt from the command line the file
+      # records. nil for any other file, or a command line this version
+      # no longer takes.
+      def ending(analysis)
+        name, *argv = Shellwords.split(analysis.header["command"].to_s).drop(1)
+        command = ENDINGS[name]
+        command&.new(argv, out: @out, err: @err)&.ending(analysis)
+      rescue UsageError, ArgumentError
+        nil
+      end
+
+      # The summary laid out for the terminal (or 100 columns), as `run`
+      # ended with it, then where the rest is (a tour's or try's file: as
+      # that command ended); text and bm coloured there.
       def for_terminal(renderer, analysis)
         terminal = @parser.terminal(@out)
         # Names and reasons come from the file: their control characters are
         # escaped before our own colours go in.
         if @format == "summary"
-          text = Reports::Summary.render(analysis, width: terminal.width, colour: terminal.method(:colour))
-          terminal.present(terminal.color? ? text : Printable.terminal(text))
+          ending = ending(analysis)
+          return ending if ending
+
+          text = Reports::Summary.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
+            Console.wrap("Every statistic, the cost per run and each gap to the ideal: `ractorbench report #{@path} --format text`",
+              terminal.known_width) + "\n"
+          terminal.paint(terminal.color? ? text : Printable.terminal(text))
         elsif HUMAN.include?(@format)
           terminal.paint(Printable.terminal(renderer.render(analysis)))
         else

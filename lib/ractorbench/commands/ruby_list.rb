@@ -1,11 +1,13 @@
 # frozen_string_literal: true
 
 require "json"
-require "terminal-table"
 require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../errors"
 require_relative "../printable"
+require_relative "../console"
+require_relative "../reports/parts/columns"
+require_relative "../rubies/child_programs"
 require_relative "../rubies/discovery"
 require_relative "../rubies/target"
 
@@ -20,10 +22,11 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @format = "text"
-        CLI::Parser.new("Usage: ractorbench rubies [--format text|json]",
+        @parser = CLI::Parser.new("Usage: ractorbench rubies [--format text|json]",
           exit_codes: [[0, "listed (also when none was found)"], [2, "bad input: one line on stderr"]]) do |o|
           o.on("--format FORMAT", FORMATS, "text (a table, default) or json") { |f| @format = f }
-        end.parse!(argv)
+        end
+        @parser.parse!(argv)
         raise UsageError, "rubies takes no arguments, got #{argv.join(" ")}" unless argv.empty?
       end
 
@@ -45,7 +48,18 @@ module Ractorbench
         f = found.features
         base.merge("version" => found.version, "engine" => found.engine, "description" => found.info["description"],
           "yjit" => f["yjit"] ? true : false, "zjit" => f["zjit"] ? true : false,
-          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found))
+          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found),
+          **own_programs(found))
+      end
+
+      # An engine with programs of its own (mruby) lists what its probe
+      # found, as it was built with some gems and not others.
+      def own_programs(found)
+        names = Ractorbench::Rubies::ChildPrograms.for(found.info).features
+        return {} if names.empty?
+
+        has, lacks = names.keys.partition { |key| found.features[key] }
+        {"has" => has.map { |k| names[k] }, "lacks" => lacks.map { |k| names[k] }}
       end
 
       def ractor_api(features)
@@ -63,26 +77,38 @@ module Ractorbench
         nil
       end
 
+      def own_programs_lines(rows)
+        rows.select { |r| r["has"] }.map do |r|
+          Printable.name("#{r["name"]} has #{r["has"].join(", ")}; lacks #{r["lacks"].join(", ")}: " \
+            "`run --suite concurrently --ruby #{r["engine"]}` measures what these allow, the rest are \"not supported\" rows.")
+        end
+      end
+
+      HEADINGS = %w[name version engine YJIT ZJIT Ractor M:N fork found path].freeze
+      LEGEND = "--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
+        "Ractor: Port (Ruby 4.0's API) or yield/take (3.x); M:N: RUBY_MN_THREADS=1 takes effect."
+
+      # A line a Ruby, laid out for the terminal (the path under its row when
+      # the line would not fit); piped, for 100 columns, the notes unwrapped.
       def table(rows)
         return "No Ruby found on PATH or in the folders of rbenv, asdf, chruby, mise or rvm." if rows.empty?
 
-        yes = ->(v) {
-          if v.nil?
-            "?"
-          else
-            (v ? "yes" : "no")
-          end
-        }
-        body = rows.map do |r|
-          next [Printable.name(r["path"]), "-", "-", "-", "-", "-", "-", "-", r["found_by"], Printable.name(r["problem"])] if r["problem"]
+        table = Reports::Parts::Columns.new(HEADINGS, spill: true)
+        rows.each do |r|
+          next table.group("-", [["-"] * 7 + [r["found_by"], "#{r["path"]}: #{r["problem"]}"].map { |c| Printable.name(c) }]) if r["problem"]
 
-          [r["name"], r["version"], r["engine"], yes[r["yjit"]], yes[r["zjit"]], r["ractor"], yes[r["mn_threads"]], yes[r["fork"]],
-            r["found_by"], r["path"]].map { |cell| Printable.name(cell.to_s) }
+          table.group(Printable.name(r["name"]), [[r["version"], r["engine"], yes(r["yjit"]), yes(r["zjit"]), r["ractor"],
+            yes(r["mn_threads"]), yes(r["fork"]), r["found_by"], r["path"]].map { |cell| Printable.name(cell.to_s) }])
         end
-        table = Terminal::Table.new(headings: %w[name version engine YJIT ZJIT Ractor M:N fork found path], rows: body)
-        table.style = {border_top: false, border_bottom: false, border_x: "-", border_i: " ", border_y: " "}
-        "#{table}\n--ruby NAME or a version prefix (--ruby 4.0) picks one; --rubies all (or a list, 3.4,4.0) several. " \
-          "Ractor: Port (Ruby 4.0's API) or yield/take (3.x); M:N: RUBY_MN_THREADS=1 takes effect."
+        terminal = @parser.terminal(@out)
+        notes = [*own_programs_lines(rows), LEGEND].map { |line| Console.wrap(line, terminal.known_width) }
+        [table.to_s(terminal.width), *notes].join("\n")
+      end
+
+      def yes(value)
+        return "?" if value.nil?
+
+        value ? "yes" : "no"
       end
     end
 

@@ -6,6 +6,8 @@ require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
+require_relative "../plan/capacity"
+require_relative "../plan/recorded_plan"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
@@ -78,8 +80,8 @@ module Ractorbench
       # What to run: the options `tour` does not take (it runs every suite).
       def plan_options(o)
         o.on("--suite NAME", "run a suite (see `ractorbench list`)") { |s| @plan.suite = Plan::Suite.fetch(s) }
-        o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = list(l) }
-        o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = list(l) }
+        o.on("-w", "--workloads LIST", "comma-separated workloads (default prime)") { |l| @plan.workloads = Plan::NumberList.names("--workloads", l) }
+        o.on("-m", "--models LIST", "comma-separated models (default all)") { |l| @plan.models = Plan::NumberList.names("--models", l) }
         o.on("--workers LIST", "worker counts, e.g. 1,2,4") { |l| @plan.workers = Plan::NumberList.positive_integers("--workers", l) }
         o.on("--messages LIST", "messages per worker, e.g. 100,1000") { |l| @plan.messages = Plan::NumberList.positive_integers("--messages", l) }
         o.on("--param KEY=VALUE", "a workload parameter (repeatable)") { |p| @plan.add_param(p) }
@@ -115,8 +117,10 @@ module Ractorbench
           "else vernier), not among the timed runs: where the time went, next to serial's") { |t| @profile = Profile::Request.parse(t) }
       end
 
+      # suspects: ids of runs a signal to the collector alone stopped before;
       # planned: every run of the plan (on --resume, runs holds those left).
-      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, :profile, :planned, keyword_init: true)
+      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, :suspects, :profile, :planned,
+        keyword_init: true)
 
       def new_session
         path = @output || default_output
@@ -130,6 +134,7 @@ module Ractorbench
         plan = Plan::Matrix.build(entries: entries, rubies: given.map(&:name), reps: repetitions, seed: seed)
         plan, shard = slice(plan)
         Plan::Size.check!(plan.runs, catalog, timeout: timeout)
+        Plan::Capacity.check!(plan.runs, catalog, given)
         targets = given.map { |t| t.probe!(timeout: timeout) }
         probe_scaling(targets, entries)
         renderer
@@ -149,16 +154,18 @@ module Ractorbench
         refuse_plan_options
         writer = Store::Writer.resume(@resume)
         contents = Store.read(@resume)
-        writer.drop_partial_line
         header = contents.header
         if header["merged"]
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
-        catalog = Plan::Catalog.default.with(Array(header["load"]))
-        timeout = header.fetch("timeout", DEFAULT_TIMEOUT)
-        targets = header.fetch("rubies").map { |h| Rubies::Target.from_h(h).probe!(timeout: timeout) }
+        # Checked as a command line is, before any line is written or cut.
+        recorded = Plan::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
+        writer.drop_partial_line
+        catalog = recorded.catalog
+        timeout = recorded.timeout
+        targets = recorded.targets.map { |t| t.probe!(timeout: timeout) }
         done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
-        plan = Plan::Matrix.from_h(header.fetch("plan"))
+        plan = recorded.matrix
         pending = plan.runs.reject { |spec| done.key?(spec.id) }
         renderer
         note("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
@@ -168,7 +175,8 @@ module Ractorbench
         pending, dead = pending.partition { |spec| (marks[spec.id]&.deaths || 0) < Store::Marks::DEATHS }
         dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
         Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size,
-          profile: Profile::Stage.resume(header, targets, say: method(:note)), planned: plan.runs)
+          suspects: marks.values.select(&:suspected).map(&:id), profile: Profile::Stage.resume(header, targets, say: method(:note)),
+          planned: plan.runs)
       rescue
         writer&.close
         raise
@@ -229,7 +237,7 @@ module Ractorbench
 
       def collector(session, count, progress: Measure::Progress.for(count, io: @err))
         Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: progress, quiet_wait: @quiet_wait)
+          writer: session.writer, progress: progress, quiet_wait: @quiet_wait, suspects: session.suspects || [])
       end
 
       def collect(session)
@@ -238,17 +246,17 @@ module Ractorbench
           collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
           adapt(session) if @plan.adaptive && !@resume
           profile(session)
+          session.writer.finish
         rescue Measure::Collector::Stopped => e
           stopped(e, session)
         rescue Store::Writer::Failed => e
-          raise Exit.new("#{e.message}; the runs recorded before it are kept: fix that, then " \
-            "`ractorbench run --resume #{session.writer.path}`", 1)
+          raise Exit.new(failed(e), 1)
         end
-        session.writer.finish
         path = session.writer.path
         analysis = Analysis.new(Store.read(path), first_run: @first_run || "auto")
         @out.write(closing(analysis))
-        note("ractorbench: results in #{path}; `ractorbench report #{path}` shows them again")
+        note("ractorbench: results in #{path}; #{Printable.command("ractorbench", "report", path)} shows them again, " \
+          "with every statistic behind `--format text`")
         (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
       end
 
@@ -272,7 +280,24 @@ module Ractorbench
         path = session.writer.path
         left = session.runs.size - error.recorded
         raise Exit.new("#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
-          "to run): `ractorbench run --resume #{path}` finishes it", 128 + error.signo)
+          "to run): #{Printable.command("ractorbench", "run", "--resume", path)} finishes it#{suspect(error)}", 128 + error.signo)
+      end
+
+      # A signal to ractorbench alone during a run may have been the run's.
+      def suspect(error)
+        return "" unless error.suspect
+
+        ". SIG#{Signal.signame(error.signo)} came to ractorbench alone, not to its process group (as Ctrl-C or a closed " \
+          "terminal would), while #{error.suspect} ran: if you did not send it, that run did, and is recorded as failed " \
+          "if it does so again"
+      end
+
+      # The file could not be written (or written back): where its runs are now.
+      def failed(error)
+        path = error.path
+        return error.message unless path && File.file?(path)
+
+        "#{error.message}: fix that, then #{Printable.command("ractorbench", "run", "--resume", path)} finishes it"
       end
 
       # --reps auto: more repetitions of the configurations whose median is
@@ -332,9 +357,9 @@ module Ractorbench
       def closing(analysis)
         terminal = parser.terminal(@out)
         if summary?
-          text = Reports::Summary.render(analysis, width: terminal.width, wide: @wide, colour: terminal.method(:colour),
+          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
             refused: refused_options)
-          return terminal.present(terminal.color? ? text : Printable.terminal(text))
+          return terminal.paint(terminal.color? ? text : Printable.terminal(text))
         end
 
         text = Printable.terminal(renderer.render(analysis))
@@ -366,13 +391,6 @@ module Ractorbench
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
         }
-      end
-
-      def list(text)
-        items = text.split(",").map(&:strip).reject(&:empty?)
-        raise UsageError, "expected a comma-separated list, got #{text.inspect}" if items.empty?
-
-        items
       end
     end
 

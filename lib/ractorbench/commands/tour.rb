@@ -29,6 +29,12 @@ module Ractorbench
         @plan.adaptive ||= Plan::AdaptiveReps.new(BUDGET) unless @plan.reps || @resume
       end
 
+      # What the tour printed at its end (the summary, then the answer), from
+      # its results file alone: `report FILE` (the summary) of a tour's
+      # file prints it again, this command rebuilt from the command line the
+      # file records.
+      def ending(analysis) = closing(analysis)
+
       private
 
       def parser

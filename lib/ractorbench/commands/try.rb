@@ -5,6 +5,8 @@ require "stringio"
 require "time"
 require_relative "../plan/catalog"
 require_relative "../plan/number_list"
+require_relative "../plan/size"
+require_relative "../plan/capacity"
 require_relative "../rubies/target"
 require_relative "../rubies/selection"
 require_relative "../measure/machine"
@@ -103,6 +105,10 @@ module Ractorbench
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
+        unless target.programs.loads_harness?
+          raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
+            "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
+        end
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
@@ -121,7 +127,7 @@ module Ractorbench
           o.on("--items N", "items per run (default: about #{Ractorbench::Advisor::SweepPlan::TARGET_SECONDS}s of serial work)") { |n| @items = Plan::NumberList.positive_integer("--items", n) }
           o.on("--workers LIST", "worker counts (default 1, 2, ... up to twice the usable cores)") { |l| @workers = Plan::NumberList.positive_integers("--workers", l).uniq.sort }
           o.on("--reps N", "runs of each model and worker count (default #{DEFAULT_REPS})") { |n| @reps = Plan::NumberList.positive_integer("--reps", n) }
-          o.on("-m", "--models LIST", "models to sweep (default #{Try.default_models.join(",")}, plus fibers for work that waits)") { |l| @models = l.split(",").map(&:strip).reject(&:empty?) }
+          o.on("-m", "--models LIST", "models to sweep (default #{Try.default_models.join(",")}, plus fibers for work that waits)") { |l| @models = Plan::NumberList.names("--models", l) }
           o.on("--[no-]fibers", "include the fibers model (default: when the work spends over half its time waiting)") { |f| @fibers = f }
           o.on("--module NAME", "the module to use when FILE defines work in several") { |m| @module = m }
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
@@ -151,7 +157,7 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         terminal = parser.terminal(@out)
-        @out.puts(terminal.present(diagnoses.flat_map(&:lines).join("\n"))) unless diagnoses.empty?
+        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
         models = diagnoses.map(&:model)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
@@ -183,6 +189,7 @@ module Ractorbench
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
         plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
+        check_size(plan, catalog, target, items, preflight)
         path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
         profile = @profile && Profile::Stage.new(@profile, [target], say: ->(line) { @err.puts(parser.terminal(@err).present(line)) })
@@ -194,10 +201,33 @@ module Ractorbench
         path = writer.path
         analysis = Analysis.new(Store.read(path))
         refuse_disagreement(analysis, preflight, path)
-        terminal = parser.terminal(@out)
-        report = Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: note).report(width: terminal.width)
-        @out.write(terminal.present(report.to_s))
+        report = screen(analysis, note)
+        @out.write(parser.terminal(@out).present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
+      end
+
+      public
+
+      # What try prints at its end, from its results file alone: `report
+      # FILE` (the summary) of a try's file prints it again, this command
+      # rebuilt from the command line the file records.
+      def ending(analysis) = parser.terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
+
+      private
+
+      def screen(analysis, items_note)
+        Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: parser.terminal(@out).width)
+      end
+
+      # How the item count was chosen, from what the file recorded: the
+      # check's time per item and the sweep's worker counts.
+      def recorded_items_note(analysis)
+        try = analysis.header["try"]
+        counts = Array(analysis.header.dig("plan", "runs")).reject { |r| r["model"] == "serial" }.map { |r| r["workers"] }.uniq.sort
+        return if counts.empty?
+
+        items, note = Ractorbench::Advisor::SweepPlan.items(@items, try.dig("preflight", "seconds_per_item"), counts)
+        note if items == try["items"]
       end
 
       # The sweep before it starts: what runs, how much work a run does, and
@@ -256,7 +286,7 @@ module Ractorbench
         raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",
           128 + e.signo)
       rescue Store::Writer::Failed => e
-        raise Exit.new("#{e.message}; the runs recorded before it are kept", 1)
+        raise Exit.new(e.message, 1)
       ensure
         writer.close
       end
@@ -266,7 +296,7 @@ module Ractorbench
         check = analysis.digest_check
         return if check.agree?
 
-        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }
+        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }.sort_by(&:first)
           .map { |model, runs| "#{model} (W=#{runs.map { |r| r["workers"] }.uniq.sort.join(",")})" }
         raise UsageError, "#{Ractorbench::Advisor::Paths.short(preflight["work_location"])}: work returned different results under " \
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
@@ -284,6 +314,23 @@ module Ractorbench
           "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         }
+      end
+    end
+
+    # Sizes checked as `run` checks its own, before the sweep starts: a run
+    # far beyond the timeout or a sweep over a day (Plan::Size), more
+    # workers than the machine can spare (Plan::Capacity).
+    class Try
+      private
+
+      def check_size(plan, catalog, target, items, preflight)
+        each = preflight["seconds_per_item"].to_f
+        run = items * each
+        lower = "lower --items#{" (the most a run here takes is #{(Plan::Size::FAR * @timeout / each).floor})" if each.positive?}"
+        Plan::Size.run!(run, timeout: @timeout, what: "--items #{items}", how: "#{items} items at " \
+          "#{Reports::Parts::Units.duration(each, space: " ")} each, as the check timed them", lower: lower)
+        Plan::Size.total!(plan.runs.size * [run, @timeout].min, runs: plan.runs.size, lower: "lower --items, --reps or --workers")
+        Plan::Capacity.check!(plan.runs, catalog, [target], title: "#{preflight["module"]}.work")
       end
     end
 

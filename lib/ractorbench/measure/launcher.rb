@@ -4,6 +4,7 @@ require_relative "child_environment"
 require_relative "limits"
 require_relative "output_tail"
 require_relative "process_tree"
+require_relative "subreaper"
 require_relative "result_channel"
 
 module Ractorbench
@@ -16,7 +17,10 @@ module Ractorbench
     # Marshal dumps on fd 3 (Harness::Channel), decoded as plain data only
     # (ResultChannel). At the time limit the child may first get a signal to
     # say where it was (grace); then its whole tree is killed, and so is
-    # anything it started that escaped the group. Once the child is reaped
+    # anything it started that escaped the group (ProcessTree: while a child
+    # runs this process is a subreaper, the child has a cgroup of its own
+    # where one can be made, and the watchdog kills it all if this process
+    # dies). Once the child is reaped
     # its pipes are read for at most DRAIN seconds more: a process holding
     # them open never keeps the driver waiting.
     class Launcher
@@ -34,6 +38,8 @@ module Ractorbench
         def measured = records.find { |r| r.key?(ResultChannel::MEASURED) }&.fetch(ResultChannel::MEASURED)
       end
 
+      # script: the program's path, or the arguments that start it, script
+      # last (mruby is given its libraries with -r: Rubies::ChildPrograms).
       # grace: [signal, seconds] sent to the child alone at the time limit,
       # before the kill (the try check says where it was stuck).
       def initialize(target, script, timeout:, grace: nil)
@@ -43,14 +49,19 @@ module Ractorbench
         @grace = grace
       end
 
-      def call(spec)
+      def call(spec) = Subreaper.hold { launch(spec) }
+
+      private
+
+      def launch(spec)
         tree = ProcessTree.new
         pipes = Pipes.new
         cpu_before = Process.times
         started = now
-        pid = Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, @script,
+        pid = Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
           :in => pipes.spec_r, :out => pipes.out_w, :err => pipes.err_w, 3 => pipes.result_w,
           :pgroup => true, :unsetenv_others => true, **Limits.spawn_options)
+        tree.adopt(pid)
         pipes.spawned(spec)
         waiter = Thread.new { [Process.wait2(pid).last, now] }
         timed_out = !waiter.join(@timeout)
@@ -74,10 +85,9 @@ module Ractorbench
           tree.kill(pid)
           waiter&.join(DRAIN)
         end
+        tree&.release
         pipes&.close
       end
-
-      private
 
       def warn_first(pid, waiter)
         signal, seconds = @grace

@@ -15,8 +15,6 @@ module Ractorbench
     # ended). Runs must not overlap: CPU time is read as the change in this
     # process's reaped-children total.
     class Measure::Runner
-      CHILD = File.join(HARNESS_DIR, "child.rb")
-
       def initialize(catalog:, timeout:)
         @catalog = catalog
         @timeout = timeout
@@ -28,13 +26,25 @@ module Ractorbench
           return {"status" => "unsupported", "reason" => "not supported on this Ruby: #{reason}", "settings" => settings.to_h}
         end
 
-        child_spec = spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model))
-        launched = Launcher.new(target, CHILD, timeout: @timeout).call(child_spec)
+        programs = target.programs
+        launched = Launcher.new(target, programs.child, timeout: @timeout).call(child_spec(spec, programs))
         Measure::Outcome.new(launched, timeout: @timeout).to_h.merge(
           "user" => launched.user.round(6),
           "system" => launched.system.round(6),
           "settings" => settings.to_h
         )
+      end
+
+      private
+
+      # A child that cannot load the workload's file (mruby's) gets its
+      # default parameters with the spec: they are declared there only.
+      def child_spec(spec, programs)
+        child_spec = spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model))
+        return child_spec if programs.loads_harness?
+
+        defaults = @catalog.workload(spec.workload).implementation.default_params.transform_keys(&:to_s)
+        child_spec.merge("params" => defaults.merge(spec.params || {}))
       end
     end
   end

@@ -64,7 +64,9 @@ module Ractorbench
         path = File.expand_path(file)
         raise UsageError, "cannot read #{file}: no such file" unless File.file?(path)
 
+        before = {"workload" => Harness.workloads.dup, "model" => Harness.models.dup}
         load_plugin(path, file)
+        before.each { |kind, known| taken!(kind, known, file, path) }
         @files << path
         index(@workloads, Harness.workloads)
         index(@models, Harness.models)
@@ -80,6 +82,19 @@ module Ractorbench
         # exit or abort at load time would end ractorbench itself, silently.
         raise UsageError, "#{shown} called exit (status #{e.status}) while loading; a --load file must only define " \
           "workloads or models"
+      end
+
+      # A name a loaded file gives that ractorbench (or a file loaded before)
+      # already has would be run and recorded under the other's name: the
+      # registry is put back and the file refused.
+      def taken!(kind, known, shown, path)
+        registry = (kind == "workload") ? Harness.workloads : Harness.models
+        name, = registry.find { |n, impl| impl.file == path && known.key?(n) && !known[n].equal?(impl) }
+        return unless name
+
+        registry[name] = known[name]
+        raise UsageError, "#{shown} defines #{kind} #{name.inspect}, a name ractorbench already has (#{known[name].file}): " \
+          "give yours another name"
       end
 
       # Harness's registry is process-wide; this catalog shows only what its

@@ -4,6 +4,13 @@ require_relative "../printable"
 
 module Ractorbench
   module Plan
+    # Parameters a run hands its workload that are not part of what is
+    # measured: try's seconds_per_item (the check's time per item, a hint
+    # for models that hand items out). Part of the label, so of every run
+    # id; never in a title.
+    INTERNAL_PARAMS = %w[seconds_per_item].freeze
+    INTERNAL_PAIR = /(?:\A|,)(?:#{INTERNAL_PARAMS.map { |k| Regexp.escape(k) }.join("|")})=[^,]*/
+
     # What makes runs samples of one measurement: a workload with its
     # parameters, under one model, at one size, on one Ruby. Its label and
     # title are built here once; every report and warning names a
@@ -24,10 +31,18 @@ module Ractorbench
         params.sort.map { |k, v| "#{k}=#{v}" }.join(",")
       end
 
+      # A params_label without the internal parameters, or nil when none is
+      # left. Their values are numbers, so a pair ends at the next comma.
+      def self.shown_params(params_text)
+        shown = params_text.to_s.gsub(INTERNAL_PAIR, "").delete_prefix(",")
+        shown.empty? ? nil : shown
+      end
+
       # "fib (n=30)", or the workload alone; params_text: an already built
       # params_label (reports' rows carry that, not the hash).
       def self.title(workload, params_text)
-        params_text ? "#{workload} (#{params_text})" : workload.to_s
+        shown = shown_params(params_text)
+        shown ? "#{workload} (#{shown})" : workload.to_s
       end
 
       def params_label = self.class.params_label(params)

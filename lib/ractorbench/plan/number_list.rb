@@ -9,6 +9,14 @@ module Ractorbench
     module Plan::NumberList
       module_function
 
+      # Names (workloads, models): a comma-separated list with at least one.
+      def names(option, text)
+        list = text.to_s.split(",").map(&:strip).reject(&:empty?)
+        raise UsageError, "#{option} needs a comma-separated list of names, got #{text.inspect}; see `ractorbench list`" if list.empty?
+
+        list
+      end
+
       def positive_integers(option, text)
         list = text.to_s.split(",").map(&:strip)
         raise UsageError, "#{option} needs a comma-separated list of positive integers, got #{text.inspect}" if list.empty?

@@ -42,16 +42,29 @@ module Ractorbench
       def check!(runs, timeout)
         estimates = runs.map { |spec| [spec, estimate(spec)] }
         spec, longest = estimates.select(&:last).max_by(&:last)
-        if longest && longest > FAR * timeout
-          raise UsageError, "#{title(spec)} W=#{spec.workers} M=#{spec.messages}: one run would take about " \
-            "#{duration(longest)} (#{jobs(spec)} jobs, estimated from this machine's speed), far beyond " \
-            "--timeout #{format("%g", timeout)}s: lower --scale, --messages or the workload's size"
+        if longest
+          self.class.run!(longest, timeout: timeout, what: "#{title(spec)} W=#{spec.workers} M=#{spec.messages}",
+            how: "#{jobs(spec)} jobs, estimated from this machine's speed", lower: "lower --scale, --messages or the workload's size")
         end
         total = estimates.sum { |_, seconds| [seconds || 0, timeout].min }
-        return if total <= DAY
+        self.class.total!(total, runs: runs.size, lower: "lower --reps, --scale or the sizes, or split it into shards (--shard I/N)")
+      end
 
-        raise UsageError, "this plan of #{runs.size} runs would take about #{duration(total)} (estimated from this " \
-          "machine's speed): lower --reps, --scale or the sizes, or split it into shards (--shard I/N)"
+      # One run estimated at seconds (how: from what): refused beyond FAR
+      # times the timeout. `try` sizes its sweep by these two as well.
+      def self.run!(seconds, timeout:, what:, how:, lower:)
+        return if seconds <= FAR * timeout
+
+        raise UsageError, "#{what}: one run would take about #{duration(seconds)} (#{how}), far beyond " \
+          "--timeout #{format("%g", timeout)}s: #{lower}"
+      end
+
+      # A plan of runs estimated at seconds in all: refused beyond a DAY.
+      def self.total!(seconds, runs:, lower:)
+        return if seconds <= DAY
+
+        raise UsageError, "this plan of #{runs} runs would take about #{duration(seconds)} (estimated from this " \
+          "machine's speed): #{lower}"
       end
 
       # Seconds for one plain Ruby method call, the best of a few fib(18)s.
@@ -64,6 +77,17 @@ module Ractorbench
       end
 
       def self.fib(n) = (n < 2) ? n : fib(n - 1) + fib(n - 2)
+
+      def self.duration(seconds)
+        return "for ever" unless seconds.finite?
+        return format("%.0f s", seconds) if seconds < 120
+        return format("%.0f minutes", seconds / 60) if seconds < 7200
+        return format("%.1f hours", seconds / 3600) if seconds < 2 * DAY
+        return format("%.0f days", seconds / DAY) if seconds < 1000 * DAY
+
+        years = seconds / (365 * DAY)
+        (years < 1e6) ? format("%.0f years", years) : format("%.0e years", years)
+      end
 
       private
 
@@ -86,17 +110,6 @@ module Ractorbench
       def title(spec)
         params = spec.params.to_h.sort.map { |k, v| "#{k}=#{v}" }.join(",")
         params.empty? ? spec.workload : "#{spec.workload} (#{params})"
-      end
-
-      def duration(seconds)
-        return "for ever" unless seconds.finite?
-        return format("%.0f s", seconds) if seconds < 120
-        return format("%.0f minutes", seconds / 60) if seconds < 7200
-        return format("%.1f hours", seconds / 3600) if seconds < 2 * DAY
-        return format("%.0f days", seconds / DAY) if seconds < 1000 * DAY
-
-        years = seconds / (365 * DAY)
-        (years < 1e6) ? format("%.0f years", years) : format("%.0e years", years)
       end
     end
   end

@@ -7,7 +7,7 @@ require_relative "vernier"
 require_relative "records"
 require_relative "../measure/launcher"
 require_relative "../measure/outcome"
-require_relative "../measure/runner"
+require_relative "../rubies/child_programs"
 require_relative "../measure/collector"
 require_relative "../measure/machine"
 require_relative "../plan/configuration"
@@ -35,7 +35,7 @@ module Ractorbench
       # One spec of each configuration of runs that a profile can cover (a
       # Ruby with a profiler, a workload that is a run of jobs: one that
       # measures operations a second times itself), but not those that done
-      # already has (--resume).
+      # already has (--resume). Profiles are CRuby's harness's (ProfileHook).
       def self.pending(runs, catalog, tools, done: {})
         runs.uniq { |spec| spec.configuration.label }.select do |spec|
           tools[spec.ruby] && !done.key?(Records.id(spec.configuration)) &&
@@ -56,7 +56,7 @@ module Ractorbench
       rescue SignalException => e
         # The Launcher has killed the profiled run and its tree.
         signo = e.signo || Signal.list.fetch("INT")
-        raise Measure::Collector::Stopped.new(Signal.signame(signo), signo, recorded)
+        raise Measure::Collector::Stopped.new(Signal.signame(signo), signo, recorded, nil)
       ensure
         @progress.finish
       end
@@ -69,7 +69,7 @@ module Ractorbench
         started_at = Time.now.utc.iso8601(3)
         child_spec = spec.to_h.merge("files" => @catalog.files_for(spec.workload, spec.model))
         launch = lambda do |started, options|
-          Measure::Launcher.new(started, Measure::Runner::CHILD, timeout: @timeout).call(child_spec.merge("profile" => options))
+          Measure::Launcher.new(started, Rubies::ChildPrograms::CRUBY.child, timeout: @timeout).call(child_spec.merge("profile" => options))
         end
         launched, (summary, why), kept = if tool == "perf"
           Perf.record(target, timeout: @timeout, capacity: capacity(spec), &launch)

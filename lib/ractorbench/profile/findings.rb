@@ -16,6 +16,8 @@ module Ractorbench
       # Below this share of the interpreter's samples named, the Ruby under
       # test is taken for a stripped build.
       STRIPPED = 0.5
+      # Fewer of the interpreter's samples than this tell nothing either way.
+      FEW = 20
       # JIT code without a perf map: said when it is this share of a profile.
       UNNAMED_JIT = 0.1
 
@@ -91,7 +93,7 @@ module Ractorbench
         end
         @entries.select(&:ok?).group_by { |e| e.record["ruby"] }.each do |ruby, entries|
           stripped = entries.map { |e| e.profile["interpreter"] }.compact.max_by { |i| i["samples"].to_i }
-          if stripped && stripped["samples"].to_i.positive? && stripped["unnamed"].to_f / stripped["samples"] > 1 - STRIPPED
+          if stripped && stripped["samples"].to_i >= FEW && stripped["unnamed"].to_f / stripped["samples"] > 1 - STRIPPED
             share = stripped["unnamed"].to_f / stripped["samples"]
             lines << "#{ruby}: the interpreter (#{stripped["library"]}) has no symbols (a stripped build): " \
               "#{format("%.0f%%", share * 100)} of its #{stripped["samples"]} samples could not be named, so garbage " \

@@ -3,6 +3,7 @@
 require "json"
 require_relative "../plan/configuration"
 require_relative "../store/marks"
+require_relative "../store/bounded_lines"
 
 module Ractorbench
   module Profile
@@ -12,7 +13,8 @@ module Ractorbench
     # whose header says it was collected with --profile.
     module Records
       TYPE = "profile"
-      MARK = '"type":"profile"'
+      # How every profile line the collector writes starts.
+      START = '{"type":"profile"'
 
       module_function
 
@@ -29,13 +31,16 @@ module Ractorbench
         return {} unless header&.key?("profile")
 
         found = {}
-        File.foreach(path, mode: "rb") do |line|
-          next unless line.include?(MARK)
+        File.open(path, "rb") do |file|
+          # A piece at a time: a line longer than a piece is no profile line.
+          Store::BoundedLines.each_piece(file) do |line, at_start|
+            next unless at_start && line.end_with?("\n") && line.start_with?(START)
 
-          record = Store::Marks.parse(line)
-          next unless record && record["type"] == TYPE && record["workload"].is_a?(String)
+            record = Store::Marks.parse(line)
+            next unless record && record["type"] == TYPE && record["workload"].is_a?(String)
 
-          found[Plan::Configuration.of(record).label] = record
+            found[Plan::Configuration.of(record).label] = record
+          end
         end
         found
       rescue SystemCallError

@@ -30,6 +30,8 @@ module Ractorbench
         @asked = asked
       end
 
+      def to_h = {"asked" => @asked}
+
       # stackprof never profiles ractors: it crashes under the M:N scheduler
       # that non-main ractors run on. families: {model => family} of the
       # plan's models.
@@ -46,8 +48,20 @@ module Ractorbench
         raise UsageError, "--profile=stackprof: #{why}; use --profile=vernier (Ruby frames) or --profile=perf (C functions, the kernel)"
       end
 
-      # {ruby name => "perf" | "vernier" | nil} and the lines to say.
+      # {ruby name => "perf" | "vernier" | nil} and the lines to say. A Ruby
+      # that runs its own child (mruby) has no profiled run: said, once.
       def tools(targets)
+        own, targets = targets.partition { |t| !t.programs.loads_harness? }
+        chosen, lines = choose(targets)
+        return [chosen, lines] if own.empty?
+
+        [chosen.merge(own.to_h { |t| [t.name, nil] }),
+          lines + ["--profile: #{own.map(&:name).join(", ")} not profiled: a profile needs ractorbench's Ruby harness in the child"]]
+      end
+
+      private
+
+      def choose(targets)
         perf_problem = Perf.problem unless @asked == "vernier"
         return [targets.to_h { |t| [t.name, "perf"] }, []] if perf_problem.nil? && @asked != "vernier"
 
@@ -65,10 +79,6 @@ module Ractorbench
 
         [chosen, [summary_line(perf_problem, lines, chosen)]]
       end
-
-      def to_h = {"asked" => @asked}
-
-      private
 
       # One line: why not perf (when it was the first choice), which Rubies
       # get no profile and why, and that the collection goes on.

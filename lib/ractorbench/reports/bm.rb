@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "parts/rows"
+require_relative "../plan/configuration"
 require_relative "parts/verdict"
 require_relative "parts/notes"
 
@@ -39,7 +40,7 @@ module Ractorbench
         base = baseline(group, figures, analysis)
         group = group.partition { |r| r["model"] == base }.flatten
         settings = group.first["settings"]
-        title = "#{workload}#{" (#{params})" if params} W=#{workers} M=#{messages} #{ruby}#{" [#{settings}]" if settings}" \
+        title = "#{Plan::Configuration.title(workload, params)} W=#{workers} M=#{messages} #{ruby}#{" [#{settings}]" if settings}" \
           "#{"; baseline #{base}" if base}"
         lines = ["", title, " " * LABEL_WIDTH + CAPTION]
         group.each { |r| lines << model_line(r, figures[r["model"]]) }

@@ -2,6 +2,7 @@
 
 require "csv"
 require_relative "parts/rows"
+require_relative "../analysis/ops_per_second"
 require_relative "../printable"
 
 require_relative "../reports"
@@ -22,19 +23,42 @@ module Ractorbench
       # Columns added later go last, so older readers' column positions hold.
       LATER = %w[idle_worker_runs minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms
         work_share extra_cpu_share idle_share fixed_cost_seconds disturbed_runs].freeze
+      # Seed 001's operations per second: a row per subject and Ruby, after
+      # the configurations, its time columns empty.
+      OPS = %w[ops_table ops_subject ops_seed ops_ran ops_samples ops_per_second_mean ops_per_second_median
+        ops_per_second_stddev ops_relative_spread ops_executions ops_seconds ops_loop_ns_per_op].freeze
 
       def render(analysis)
         headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +
           INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" } + LATER
         CSV.generate do |csv|
-          csv << headers
+          csv << headers + OPS
           Parts::Rows.for(analysis).each do |r|
             cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
               INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
-            # A name starting with =, +, - or @ is text, not a formula to run.
-            csv << cells.map { |c| Printable.cell(c) }
+            csv << printable(cells + [nil] * OPS.size)
+          end
+          Analysis::OpsPerSecond.tables(analysis).each do |_, rows|
+            rows.each { |r| csv << printable(headers.map { |h| ops_key(r, h) } + ops_cells(r)) }
           end
         end
+      end
+
+      # A name starting with =, +, - or @ is text, not a formula to run.
+      def printable(cells) = cells.map { |c| Printable.cell(c) }
+
+      def ops_key(row, header)
+        case header
+        when "workload" then Analysis::OpsPerSecond::WORKLOAD
+        when "failed" then row["failed"].size
+        when "model", "ruby", "unsupported" then row[header]
+        end
+      end
+
+      def ops_cells(r)
+        ops = r["ops_per_second"] || {}
+        [r["table"], r["subject"], r["seed"], r["ran"], r["samples"], ops["mean"], ops["median"], ops["stddev"],
+          ops["relative_spread"], r["executions"], r["seconds"], r["loop_ns_per_op"]]
       end
     end
 

@@ -12,6 +12,8 @@ require_relative "../advisor/outcome"
 require_relative "svg/sweep_chart"
 require_relative "../analysis/sweep"
 require_relative "../analysis/warnings"
+require_relative "../analysis/ops_per_second"
+require_relative "parts/ops_tables"
 
 require_relative "../reports"
 
@@ -62,6 +64,10 @@ module Ractorbench
 
         # Same total work at several worker counts (`try`), with Amdahl fits.
         def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)) }
+
+        # Seed 001's tables (ops/s), [[table, rows], ...]; the time-based
+        # sections are left out of a page that has nothing else.
+        def ops_tables = @ops_tables ||= Analysis::OpsPerSecond.tables(analysis)
 
         def warnings = @warnings ||= Analysis::Warnings.for(analysis, rows).map(&:message)
 

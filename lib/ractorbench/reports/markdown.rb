@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "parts/rows"
+require_relative "../plan/configuration"
 require_relative "parts/verdict"
 require_relative "parts/notes"
 require_relative "parts/vm_notes"
@@ -32,7 +33,7 @@ module Ractorbench
       end
 
       def cells(r)
-        keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
+        keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.interval(r["messages_time_ci"]),

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "text"
+require_relative "../plan/configuration"
 require_relative "parts/rows"
 require_relative "parts/columns"
 require_relative "parts/units"
@@ -8,6 +9,7 @@ require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
+require_relative "parts/vm_notes"
 require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"
 require_relative "../console"
@@ -16,11 +18,15 @@ require_relative "../reports"
 
 module Ractorbench
   module Reports
-    # What `run` and the tour print when they finish, for a terminal of 80 to
-    # 100 columns: per configuration the median with its interval, the
-    # speedup with its interval and the CPU cost, then the speedups as bars,
-    # the verdict and the warnings (Console#present wraps them). `wide:`
-    # gives report's wide table instead; `report` shows the full statistics.
+    # What `run` and the tour print when they finish, and `report` by
+    # default: per configuration the median with its interval, the speedup
+    # with its interval and the CPU cost, then the speedups as bars, the
+    # verdict, the notes and the warnings. Finished text for a terminal of
+    # width columns: its tables laid out for that width, its prose wrapped
+    # at it, nothing to wrap again. Without a width (a pipe, a file) the
+    # tables are laid out for 100 columns and the prose keeps its lines
+    # whole. `wide:` gives report's wide table instead; `report --format
+    # text` shows the full statistics.
     module Summary
       HEADINGS = ["workload", "model", "W×M", "n", "median", "speedup", "CPU cost"].freeze
       LEGEND = "median: messages-only time, [95% interval] from 6 runs, else ± std dev; speedup over serial, [95% " \
@@ -31,28 +37,37 @@ module Ractorbench
 
       # colour: (text, style) -> text, e.g. Console#colour; refused: options
       # whose advice the command cannot take (Analysis::Warnings.lines).
-      def render(analysis, width: Console::DEFAULT_WIDTH, wide: false, colour: ->(text, _) { text }, refused: [])
+      def render(analysis, width: nil, wide: false, colour: Parts::Columns::PLAIN, refused: [])
         rows = Parts::Rows.for(analysis)
-        ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, width)
+        layout = width || Console::DEFAULT_WIDTH
+        ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, layout, prose: width)
         return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
 
+        prose = ->(*lines) { lines.flatten.compact.map { |line| Console.wrap(line, width) } }
         tables = if rows.empty? then []
         elsif wide then [Text.summary(rows)]
-        else [LEGEND, compact(rows, width, colour)]
+        else [*prose[LEGEND], compact(rows, layout, colour), *prose[not_run(rows)]]
         end
-        [*tables, *ops, Parts::Headline.lines(rows, width: width), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Parts::ProfileTables.compact(Profile::Findings.of(analysis)),
-          Analysis::Warnings.lines(analysis, rows, refused: refused)].flatten.compact.join("\n") + "\n"
+        [*tables, *ops, *headline(rows, layout, width), *prose[Parts::Verdict.lines(analysis), Parts::Notes.lines(rows),
+          Parts::VmNotes.lines(analysis.header), Parts::ProfileTables.compact(Profile::Findings.of(analysis)),
+          Analysis::Warnings.lines(analysis, rows, refused: refused)]].join("\n") + "\n"
       end
 
       def compact(rows, width, colour)
         rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
         table = Parts::Columns.new(rubies ? HEADINGS.dup.insert(2, "ruby") : HEADINGS, right: rubies ? [3, 4, 6, 7] : [2, 3, 5, 6])
         rows.chunk_while { |a, b| a["workload"] == b["workload"] && a["params"] == b["params"] }.each do |group|
-          name = group.first["workload"] + (group.first["params"] ? " (#{group.first["params"]})" : "")
+          name = Plan::Configuration.title(group.first["workload"], group.first["params"])
           table.group(name, group.map { |r| cells(r, rubies) })
         end
-        [table.to_s(width, colour: colour), *not_run(rows)]
+        table.to_s(width, colour: colour)
+      end
+
+      # The bars, narrowed to the layout's width; the line that explains
+      # them is prose.
+      def headline(rows, layout, width)
+        heading, *bars = Parts::Headline.lines(rows, width: layout)
+        [*(Console.wrap(heading, width) if heading), *bars]
       end
 
       # Why a row has no figures, under the table: the reasons are sentences.

@@ -2,6 +2,7 @@
 
 require "terminal-table"
 require_relative "parts/rows"
+require_relative "../plan/configuration"
 require_relative "../forked_parts"
 require_relative "parts/verdict"
 require_relative "parts/ops_tables"
@@ -56,7 +57,7 @@ module Ractorbench
       end
 
       def summary_row(r)
-        keys = [r["workload"] + (r["params"] ? " (#{r["params"]})" : ""), r["model"], r["workers"], r["messages"], r["ruby"]]
+        keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [{value: r["unsupported"], colspan: 9}] if r["unsupported"]
 
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),

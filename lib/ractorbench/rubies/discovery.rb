@@ -7,12 +7,13 @@ module Ractorbench
     # Every Ruby on this machine where Ruby developers keep them: on PATH and
     # in the folders of rbenv, asdf, chruby, mise and rvm (each moved by the
     # environment variable its users set), each probed once, the same
-    # executable found twice listed once.
+    # executable found twice listed once. mruby counts: seed 001 measured it
+    # beside Ruby, and its probe (ChildPrograms) says what it has.
     class Discovery
-      # An executable named like a Ruby: ruby, ruby3.1, ruby-3.4, jruby, truffleruby.
-      EXECUTABLE = /\A(?:ruby(?:[-.]?\d[\d.]*)?|jruby|truffleruby)\z/
+      # An executable named like a Ruby: ruby, ruby3.1, ruby-3.4, jruby, truffleruby, mruby.
+      EXECUTABLE = /\A(?:ruby(?:[-.]?\d[\d.]*)?|jruby|truffleruby|mruby)\z/
       # What a version manager's install holds in bin/.
-      BIN_NAMES = %w[ruby jruby truffleruby].freeze
+      BIN_NAMES = %w[ruby jruby truffleruby mruby].freeze
 
       # A Ruby found: where, by which manager, and what its probe said.
       Found = Struct.new(:path, :source, :info, :problem, keyword_init: true) do

@@ -7,13 +7,13 @@ require_relative "../paths"
 require_relative "../errors"
 require_relative "../measure/child_environment"
 require_relative "../measure/launcher"
+require_relative "child_programs"
 
 module Ractorbench
   module Rubies
     # One Ruby under test: a name, the command that starts it (with its flags)
     # and extra environment, plus what a probe run found out about it.
     class Target
-      PROBE = File.join(HARNESS_DIR, "probe.rb")
       SCALING_PROBE = File.join(HARNESS_DIR, "scaling_probe.rb")
       # A Ruby that has not answered in this long is not going to.
       PROBE_TIMEOUT = 60.0
@@ -54,19 +54,33 @@ module Ractorbench
 
       # Learns what this Ruby is, in a child started as every run is; a
       # command that is not a Ruby (hangs, crashes, sends garbage) is a
-      # UsageError naming what happened.
+      # UsageError naming what happened. A Ruby that cannot run CRuby's probe
+      # is asked the next engine's (ChildPrograms: mruby has no require); the
+      # first failure is the one reported, and one that hung is not asked again.
       def probe!(timeout: PROBE_TIMEOUT)
         timeout = [timeout, PROBE_TIMEOUT].min
-        launched = Measure::Launcher.new(self, PROBE, timeout: timeout).call(nil)
-        record = launched.record unless launched.channel_problem
-        @info = record if record&.key?("ractorbench_probe") && !launched.timed_out && launched.status.success?
-        raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{why_not(launched, timeout)}" unless @info
+        first = nil
+        ChildPrograms::ALL.each do |programs|
+          launched = Measure::Launcher.new(self, programs.probe, timeout: timeout).call(nil)
+          first ||= launched
+          record = launched.record unless launched.channel_problem
+          if record&.key?("ractorbench_probe") && !launched.timed_out && launched.status.success? && programs.engine?(record)
+            @info = record
+            break
+          end
+          break if launched.timed_out
+        end
+        raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{why_not(first, timeout)}" unless @info
 
         @info["ruby_env"] = ruby_environment
         self
       rescue Errno::ENOENT, Errno::EACCES, Errno::ENOEXEC, Errno::ENOTDIR
         raise UsageError, "--ruby #{name}: command #{argv.first.inspect} not found; give the path to a ruby executable"
       end
+
+      # The programs this Ruby runs (CRuby's harness, or mruby's), by the
+      # engine its probe reported.
+      def programs = ChildPrograms.for(info)
 
       # Runs the ractor-scaling probe (1 ractor, then `workers` at once, CPU
       # per iteration) once and keeps its figures in info, so the header

@@ -4,6 +4,7 @@ require "json"
 require "strscan"
 require_relative "run_record"
 require_relative "run_table"
+require_relative "bounded_lines"
 
 module Ractorbench
   module Store
@@ -11,7 +12,8 @@ module Ractorbench
     # another, read into its own RunTable. A line of the wrong shape (not JSON,
     # not UTF-8, wrong types) is skipped and listed with its number within
     # the stretch; a cut last line of the file is the run a collector was
-    # writing when it stopped, not damage.
+    # writing when it stopped, not damage; a line longer than
+    # BoundedLines::RUN_LINE is skipped unread.
     #
     # The stretch is read a megabyte at a time and scanned in place: a line
     # its configuration's template takes (Columns::LineTemplate) is folded
@@ -47,6 +49,7 @@ module Ractorbench
         @number = 0
         @templated = 0
         @offset = from
+        @passing = false
       end
 
       def result
@@ -57,16 +60,39 @@ module Ractorbench
 
       private
 
-      # Folds every line that ends in a newline; gives back what is left.
+      # Folds every line that ends in a newline; gives back what is left. A
+      # line longer than BoundedLines::RUN_LINE is skipped unread: what was
+      # held of it dropped, the rest passed over a piece at a time.
       def read_whole_lines
         rest = "".b
         while (chunk = next_chunk(rest.bytesize))
+          chunk = pass_over(chunk) if @passing
           rest << chunk
-          last = rest.rindex("\n") or next
-          fold_lines(rest.byteslice(0, last + 1))
-          rest = rest.byteslice(last + 1, rest.bytesize - last - 1)
+          if (last = rest.rindex("\n"))
+            fold_lines(rest.byteslice(0, last + 1))
+            rest = rest.byteslice(last + 1, rest.bytesize - last - 1)
+          end
+          rest = skip_long_line(rest) if rest.bytesize > BoundedLines::RUN_LINE
         end
         rest
+      end
+
+      def skip_long_line(held)
+        @number += 1
+        @skipped << [@number, "longer than #{BoundedLines::RUN_LINE / 1024 / 1024} MB, skipped unread"]
+        @offset += held.bytesize
+        @passing = true
+        "".b
+      end
+
+      # What follows the end of the line being passed over.
+      def pass_over(chunk)
+        newline = chunk.index("\n")
+        @offset += newline ? newline + 1 : chunk.bytesize
+        return "".b unless newline
+
+        @passing = false
+        chunk.byteslice(newline + 1, chunk.bytesize - newline - 1)
       end
 
       def next_chunk(held)

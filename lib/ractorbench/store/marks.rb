@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "bounded_lines"
+require_relative "../printable"
 
 module Ractorbench
   module Store
@@ -15,8 +17,10 @@ module Ractorbench
       # so it runs again once; the second time it is recorded as failed.
       DEATHS = 2
 
-      # What --resume must know of a run that has no line of its own.
-      Unfinished = Struct.new(:id, :deaths, :started_at, keyword_init: true)
+      # What --resume must know of a run that has no line of its own:
+      # suspected, whether a signal to the collector alone stopped it
+      # (Measure::Collector).
+      Unfinished = Struct.new(:id, :deaths, :started_at, :suspected, keyword_init: true)
 
       module_function
 
@@ -25,10 +29,9 @@ module Ractorbench
       def unfinished(path, done)
         started = Hash.new(0)
         stopped = Hash.new(0)
+        suspected = {}
         first = {}
-        File.foreach(path, mode: "rb") do |line|
-          next unless line.include?('"type":"started"') || line.include?('"type":"interrupted"')
-
+        each_mark(path) do |line|
           mark = parse(line) or next
           id = mark["id"]
           next unless id.is_a?(String) && !done.key?(id)
@@ -38,10 +41,24 @@ module Ractorbench
             first[id] ||= mark["at"]
           elsif mark["type"] == "interrupted"
             stopped[id] += 1
+            suspected[id] = true if mark["suspect"] == true
           end
         end
-        started.to_h { |id, n| [id, Unfinished.new(id: id, deaths: n - stopped[id], started_at: first[id])] }
-          .select { |_, u| u.deaths.positive? }
+        started.to_h do |id, n|
+          [id, Unfinished.new(id: id, deaths: n - stopped[id], started_at: first[id], suspected: suspected.key?(id))]
+        end
+      end
+
+      # Each whole line that may be a mark (a line longer than a piece is none).
+      def each_mark(path)
+        File.open(path, "rb") do |file|
+          BoundedLines.each_piece(file) do |piece, at_start|
+            next unless at_start && piece.end_with?("\n")
+            next unless piece.start_with?('{"type":"started"', '{"type":"interrupted"')
+
+            yield piece
+          end
+        end
       end
 
       def parse(line)
@@ -55,12 +72,13 @@ module Ractorbench
       # a collection stopped while creating it (by an older ractorbench, or a
       # copy cut short), so it holds no runs.
       def incomplete_header(path)
-        first = File.open(path, "rb") { |f| f.gets }
-        return nil if first&.end_with?("\n")
+        first, problem = File.open(path, "rb") { |f| BoundedLines.first_line(f) }
+        # A file that cannot be a results file at all is left for the reader to name.
+        return nil if problem || first&.end_with?("\n")
 
         what = first.nil? ? "is empty" : "has no complete header (its first line is cut off)"
         "#{path} #{what}: a collection stopped while creating it, so it holds no runs; delete it, or start " \
-          "again with -o #{path} --force"
+          "again with #{Printable.command("-o", path, "--force")}"
       rescue SystemCallError
         nil
       end

@@ -4,9 +4,13 @@ require "json"
 require "time"
 require_relative "../store"
 require_relative "machines"
+require_relative "output_path"
 require_relative "../plan/shard"
+require_relative "../plan/run_spec"
+require_relative "../plural"
 require_relative "../version"
 require_relative "../errors"
+require_relative "../printable"
 
 module Ractorbench
   module Store
@@ -21,13 +25,18 @@ module Ractorbench
       # describe them (one per collection).
       Part = Struct.new(:file, :identity, :sources, :runs, :plan_runs, keyword_init: true)
 
-      attr_reader :parts, :machine_names
+      attr_reader :parts, :machine_names, :unfinished
 
-      def initialize(paths)
+      # allow_partial: merge collections that are not finished (each named
+      # in #unfinished); refused otherwise.
+      def initialize(paths, allow_partial: false)
+        paths.each { |path| OutputPath.regular!(path, "cannot read") }
         twice!(paths)
         @inputs = paths.map { |path| [path, whole(Store.read(path))] }
         @parts = @inputs.flat_map { |path, contents| parts_of(path, contents) }
         same_plan!
+        @unfinished = @inputs.filter_map { |path, contents| unfinished_of(path, contents) }
+        finished! unless allow_partial
         @machines = @parts.group_by(&:identity)
         once!
         @machine_names = Machines.names(@machines.values.map { |ps| ps.first.sources.first["header"] }).zip(@machines.keys)
@@ -68,7 +77,7 @@ module Ractorbench
         path = contents.path
         if contents.truncated
           raise UsageError, "#{path} ends in a cut-off line (its collection was stopped mid-write): " \
-            "`ractorbench run --resume #{path}` completes it, then merge"
+            "#{Printable.command("ractorbench", "run", "--resume", path)} completes it, then merge"
         end
         number, why = (contents.skipped || []).first
         raise UsageError, "#{path} is damaged (line #{number}: #{why}); merge takes whole results files only" if number
@@ -114,6 +123,25 @@ module Ractorbench
         runs = @parts.find { |p| p.file == path }.plan_runs
         count = header.dig("shard", "plan_runs") || runs.size
         "#{count} runs of #{runs.map { |r| r["workload"] }.uniq.sort.join(", ")}"
+      end
+
+      # "b.jsonl (0 of its 5 planned runs)" for a collection (not a merged
+      # file) that has not run its whole plan; nil when it has.
+      def unfinished_of(path, contents)
+        planned = contents.header.dig("plan", "runs")
+        return nil if contents.header["merged"] || !planned.is_a?(Array)
+
+        have = contents.runs.to_h { |r| [r["id"], true] }
+        ids = planned.map { |r| Plan::RunSpec.from_h(r).id }
+        done = ids.count { |id| have.key?(id) }
+        "#{path} (#{done} of its #{Plural.count(ids.size, "planned run")})" if done < ids.size
+      end
+
+      def finished!
+        return if @unfinished.empty?
+
+        raise UsageError, "#{@unfinished.join(", ")} #{(@unfinished.size > 1) ? "are" : "is"} unfinished: finish each " \
+          "with #{Printable.command("ractorbench", "run", "--resume", "FILE")}, or give --allow-partial to merge what there is"
       end
 
       # A run twice on one machine: a file or a shard given twice.

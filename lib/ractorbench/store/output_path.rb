@@ -34,6 +34,19 @@ module Ractorbench
         raise UsageError, problem if problem
       end
 
+      # A file to read or resume must be a regular file: a named pipe would
+      # keep the reader waiting for a writer for ever, a device or a folder
+      # holds no results. (`report` alone reads a pipe already open, as
+      # /dev/stdin.)
+      def regular!(path, doing)
+        stat = File.stat(path)
+        raise UsageError, "#{doing} #{path}: it is a #{kind(stat)}, not a regular file" unless stat.file?
+      rescue Errno::ENOENT
+        raise UsageError, "#{doing} #{path}: no such file"
+      rescue SystemCallError => e
+        raise UsageError, "#{doing} #{path}: #{reason(e)}"
+      end
+
       # A report's -o, checked before the work: not one of its own inputs.
       def check_output!(path, force:, inputs:)
         same = inputs.find { |input| File.identical?(input, path) }
@@ -95,6 +108,7 @@ module Ractorbench
         when "characterSpecial", "blockSpecial" then "device"
         when "fifo" then "named pipe"
         when "socket" then "socket"
+        when "directory" then "folder"
         else stat.ftype
         end
       end

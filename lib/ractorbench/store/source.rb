@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "bounded_lines"
+
 module Ractorbench
   module Store
     # The file a table of runs was read from, for the few fields read back
@@ -19,7 +21,7 @@ module Ractorbench
 
         @file ||= File.open(@path, "rb")
         @file.seek(offset)
-        @file.gets&.force_encoding(Encoding::UTF_8)
+        @file.gets("\n", BoundedLines::RUN_LINE + 1)&.force_encoding(Encoding::UTF_8)
       rescue SystemCallError, IOError
         @file = nil
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "line_range"
+require_relative "bounded_lines"
 require_relative "../measure/machine"
 require_relative "../forked_parts"
 
@@ -45,12 +46,9 @@ module Ractorbench
       def ranges(path, from, to, readers)
         return [[from, to]] if readers <= 1 || to - from < readers
 
+        # Each cut at the end of the line its guess fell in.
         cuts = File.open(path, "rb") do |file|
-          (1...readers).map do |k|
-            file.seek(from + (to - from) * k / readers)
-            file.gets # to the end of the line the guess fell in
-            [file.pos, to].min
-          end
+          (1...readers).map { |k| BoundedLines.next_line_start(file, from + (to - from) * k / readers, to) }
         end
         ([from] + cuts + [to]).each_cons(2).reject { |a, b| a >= b }
       end

@@ -1,9 +1,13 @@
 # frozen_string_literal: true
 
+require "fileutils"
 require "json"
 require "time"
 require_relative "json_safe"
 require_relative "output_path"
+require_relative "shadow_copy"
+require_relative "bounded_lines"
+require_relative "lock_holder"
 require_relative "../errors"
 
 module Ractorbench
@@ -14,12 +18,23 @@ module Ractorbench
     # and synced before the next run starts. Before each run it writes a
     # "started" mark, so --resume can tell a run during which the collector
     # died (Store::Marks). The file is locked (flock) while it is written: a
-    # second writer is refused. A file deleted or replaced while a run ran is
-    # put back from the open copy.
+    # second writer is refused. The collector owns its file: every byte it
+    # writes also goes to a copy no run can reach by a path (ShadowCopy), and
+    # before each line the file is looked at again; one a run truncated,
+    # overwrote, replaced or deleted (or whose folder it removed) is written
+    # back whole from that copy, with a warning saying what happened.
     class Writer
       # A file system error after the collection began: the file is left as
-      # it was before the failed write, and can be resumed.
-      class Failed < StandardError; end
+      # it was before the failed write, and can be resumed. path: where the
+      # finished runs are now (nil: lost).
+      class Failed < StandardError
+        attr_reader :path
+
+        def initialize(message, path: nil)
+          @path = path
+          super(message)
+        end
+      end
 
       attr_reader :path
 
@@ -42,12 +57,14 @@ module Ractorbench
       # What to say when path is already there, without --force.
       def self.exists_message(path)
         incomplete = Marks.incomplete_header(path) if File.file?(path)
-        incomplete || "#{path} already exists; use --resume #{path} to finish it, or another -o (--force replaces it)"
+        incomplete || "#{path} already exists; use #{Printable.command("--resume", path)} to finish it, or another -o " \
+          "(--force replaces it)"
       end
 
       # run --resume PATH: the file locked for this collector alone. Call
       # #drop_partial_line once it is known to be a results file.
       def self.resume(path)
+        OutputPath.regular!(path, "cannot resume")
         problem = Marks.incomplete_header(path)
         raise UsageError, problem if problem
 
@@ -67,8 +84,7 @@ module Ractorbench
       def self.locked!(file, path)
         return if file.flock(File::LOCK_EX | File::LOCK_NB)
 
-        raise UsageError, "#{path} is being written by another ractorbench (a run or --resume still going); " \
-          "wait for it to finish or stop it, then try again"
+        raise UsageError, LockHolder.refusal(file, path)
       end
 
       def self.sync_line(file, record)
@@ -88,6 +104,8 @@ module Ractorbench
         @path = path
         @file = file
         @identity = identity(file.stat)
+        @shadow = ShadowCopy.new(file)
+        @signature = signature(file.stat)
       end
 
       # Cuts a last line that a killed collector left half-written (the
@@ -100,7 +118,7 @@ module Ractorbench
         while at.positive?
           start = [at - 65_536, 0].max
           newline = @file.pread(at - start, start).rindex("\n")
-          return @file.truncate(start + newline + 1) if newline
+          return cut_to(start + newline + 1) if newline
 
           at = start
         end
@@ -113,11 +131,18 @@ module Ractorbench
         line({"type" => "started", "id" => id, "seq" => seq, "at" => Time.now.utc.iso8601(3)}, sync: false)
       end
 
-      # The run in flight was stopped by the user (Ctrl-C, SIGTERM): run it
-      # again on --resume, it did nothing wrong.
-      def interrupted(id)
+      # The run in flight was stopped by a signal (Ctrl-C, SIGTERM): run it
+      # again on --resume, it did nothing wrong, unless the signal came to
+      # the collector alone (suspect: Measure::Collector), which a run that
+      # does it again is failed for.
+      # why: what stopped it when no signal did (the mark is then written
+      # even between runs, id nil, so the file says why it stopped).
+      def interrupted(id, suspect: false, why: nil)
         @marked = true
-        line({"type" => "interrupted", "id" => id}, sync: false)
+        mark = {"type" => "interrupted", "id" => id}
+        mark["suspect"] = true if suspect
+        mark["why"] = why if why
+        line(mark, sync: false)
       end
 
       def append(record)
@@ -129,11 +154,15 @@ module Ractorbench
       # copy without them put in place). If that cannot be done (a full
       # disk), the marks stay: readers skip them.
       def finish
-        return close unless @marked && identity(File.stat(@path)) == @identity
+        intact!
+        return close unless @marked
 
         temp, copy = OutputPath.temporary(@path)
         @file.rewind
-        @file.each_line { |l| copy.write(l) unless l.start_with?('{"type":"started"', '{"type":"interrupted"') }
+        @file.binmode
+        BoundedLines.each_piece(@file) do |piece, at_start|
+          copy.write(piece) unless at_start && piece.start_with?('{"type":"started"', '{"type":"interrupted"')
+        end
         copy.flush
         copy.fsync
         copy.close
@@ -146,6 +175,22 @@ module Ractorbench
 
       def close
         @file.close unless @file.closed?
+        @shadow.close
+      end
+
+      # Looks at the file again: one a run damaged is written back whole
+      # from the copy (or Failed, if it cannot be, saying where the runs are).
+      def intact!
+        stat = begin
+          File.stat(@path)
+        rescue SystemCallError
+          nil
+        end
+        return recover(stat ? :replaced : :deleted) unless stat && identity(stat) == @identity
+        return if signature(stat) == @signature
+        return @signature = signature(stat) if @shadow.same_as?(@file) # touched, not changed
+
+        recover(:changed)
       end
 
       private
@@ -153,15 +198,19 @@ module Ractorbench
       # One line, or nothing: a failed write is cut back off, so the file
       # stays resumable.
       def line(record, sync:)
-        restore_if_gone
+        intact!
         size = @file.size
+        data = JSON.generate(JsonSafe.record(record)) + "\n"
         begin
-          self.class.write_all(@file, JSON.generate(JsonSafe.record(record)) + "\n")
+          self.class.write_all(@file, data)
           @file.fsync if sync
         rescue SystemCallError, IOError => e
           cut_back(size)
-          raise Failed, "cannot write to #{@path}: #{OutputPath.reason(e)}"
+          raise Failed.new("cannot write to #{@path}: #{OutputPath.reason(e)}; the runs recorded before it are kept in " \
+            "#{@path}", path: @path)
         end
+        @shadow.append(data)
+        @signature = signature(@file.stat)
       end
 
       def cut_back(size)
@@ -170,35 +219,86 @@ module Ractorbench
         nil
       end
 
-      # A run (or anyone) deleted or replaced the file: write what this
-      # collector has (its open copy) back at the path, or beside it if the
-      # path now holds something else, and carry on there.
-      def restore_if_gone
-        current = begin
-          identity(File.stat(@path))
-        rescue SystemCallError
-          nil
-        end
-        recover(current) unless current == @identity
+      def cut_to(size)
+        @file.truncate(size)
+        @shadow.truncate(size)
+        @signature = signature(@file.stat)
       end
 
-      def recover(current)
-        target = current ? "#{@path}.recovered-#{Process.pid}" : @path
-        temp, copy = OutputPath.temporary(target)
-        self.class.locked!(copy, target)
-        IO.copy_stream(@file, copy, @file.size, 0)
+      # The file at the path is not what this collector wrote: the copy goes
+      # back in its place (the folder made again if it was removed; a file
+      # that replaced it moved aside, not lost), locked, and the collection
+      # carries on there.
+      def recover(how)
+        held = "the header and #{Plural.count(@shadow.runs, "finished run")}, #{@shadow.size} bytes"
+        what = damage(how)
+        made = make_room(how)
+        temp, copy = OutputPath.temporary(@path)
+        self.class.locked!(copy, @path)
+        @shadow.write_to(copy)
         copy.fsync
-        OutputPath.place(temp, target, force: false)
+        File.rename(temp, @path)
         @file.close
         @file = copy
         @identity = identity(copy.stat)
-        what = current ? "replaced by something else; the results continue in #{target}" : "deleted; it was written back"
-        warn("ractorbench: warning: #{@path} was #{what} (#{copy.size} bytes kept)")
-        @path = target
+        @signature = signature(copy.stat)
+        warn("ractorbench: warning: #{@path} #{what}#{"; the folder was made again" if made}; it was written back whole " \
+          "from the collector's copy (#{held})")
       rescue SystemCallError, IOError, UsageError => e
         OutputPath.discard(copy, temp) unless copy.equal?(@file)
-        raise Failed, "#{@path} was deleted or replaced during the collection and could not be written back: #{e.message}"
+        rescued = rescue_copy
+        where = rescued ? "#{held} are in #{rescued}" : "#{held} could not be written anywhere and are lost"
+        raise Failed.new("#{@path} #{what}, and could not be written back (#{OutputPath.reason(e)}); #{where}", path: rescued)
       end
+
+      # What happened to the file, in words.
+      def damage(how)
+        case how
+        when :changed
+          size = File.size(@path)
+          (size < @shadow.size) ? "was cut to #{size} bytes during the collection" : "was overwritten during the collection"
+        when :replaced
+          return "was replaced by a folder during the collection" if File.directory?(@path)
+
+          "was replaced during the collection (what replaced it is now #{aside})"
+        else
+          folder = File.dirname(@path)
+          File.directory?(folder) ? "was deleted" : "and its folder #{folder} were deleted during the collection"
+        end
+      rescue SystemCallError
+        "was changed during the collection"
+      end
+
+      # Makes the path writable again: a replacement moved aside, a removed
+      # folder made again (true then).
+      def make_room(how)
+        return File.rename(@path, aside) && false if how == :replaced && !File.directory?(@path)
+        return false if how != :deleted || File.directory?(File.dirname(@path))
+
+        FileUtils.mkdir_p(File.dirname(@path))
+        true
+      end
+
+      def aside = "#{@path}.replaced-#{Process.pid}"
+
+      # Where the runs go when the path cannot hold them: beside it, else
+      # in the temporary folder; nil if nowhere.
+      def rescue_copy
+        [File.dirname(@path), Dir.tmpdir].each do |folder|
+          target = File.join(folder, "#{File.basename(@path)}.recovered-#{Process.pid}")
+          File.open(target, File::WRONLY | File::CREAT | File::EXCL, 0o644) do |file|
+            @shadow.write_to(file)
+            file.fsync
+          end
+          return target
+        rescue SystemCallError, IOError
+          next
+        end
+        nil
+      end
+
+      # Size, modification and change times: any write to the file moves them.
+      def signature(stat) = [stat.size, stat.mtime, stat.ctime]
 
       def identity(stat) = [stat.dev, stat.ino]
     end
@@ -206,3 +306,5 @@ module Ractorbench
 end
 
 require_relative "marks"
+require_relative "../plural"
+require_relative "../printable"

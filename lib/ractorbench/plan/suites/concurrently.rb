@@ -40,7 +40,7 @@ module Ractorbench
 end
 
 Ractorbench::Plan::Suite.define("concurrently",
-  "the cost of concurrency itself: call, wait and waiting-call ops/s, procs vs fibers (async) vs threads/ractors/fork (seed 001)",
+  "the cost of concurrency itself: call, wait and waiting-call ops/s, procs vs fibers (async) vs threads/ractors/fork (Performance of Concurrently)",
   reps: 1) do |s|
   Ractorbench::Plan::Suites::Concurrently.entries(s, Ractorbench::Analysis::OpsPerSecond::TABLES)
 end
@@ -49,7 +49,7 @@ end
 # child process that loads async, and the tour repeats every configuration.
 Ractorbench::Analysis::OpsPerSecond::TABLES.each do |table|
   tour = (table.name == "call_methods") ? {tour: {scale: 0.02, reps: 1}} : {}
-  Ractorbench::Plan::Suite.define("concurrently-#{table.name.tr("_", "-")}", "seed 001's #{table.name} table: #{table.title.sub(/\A[^:]*: /, "")}",
+  Ractorbench::Plan::Suite.define("concurrently-#{table.name.tr("_", "-")}", "Performance of Concurrently's #{table.name} table: #{table.title.sub(/\A[^:]*: /, "")}",
     reps: 1, **tour) do |s|
     Ractorbench::Plan::Suites::Concurrently.entries(s, [table])
   end

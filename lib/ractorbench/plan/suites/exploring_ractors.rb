@@ -10,7 +10,7 @@ require_relative "../scaling"
 # --scale F keeps the copies and shrinks each call: fib's n and tarai's
 # arguments are chosen so that one call makes about F times the calls.
 Ractorbench::Plan::Suite.define("exploring-ractors",
-  "fib(38) x 10 and tarai(14,7,0) x 4: serial vs threads vs ractors, YJIT off and on (seed 003)",
+  "fib(38) x 10 and tarai(14,7,0) x 4: serial vs threads vs ractors, YJIT off and on (Exploring Ruby Ractors)",
   reps: 6, yjit: "both", title: "Exploring Ruby Ractors", tour: {scale: 0.01, reps: 3}) do |s|
   scaling = Ractorbench::Plan::Scaling
   models = %w[serial threads ractors]

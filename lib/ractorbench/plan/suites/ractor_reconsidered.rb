@@ -14,7 +14,7 @@ require_relative "../scaling"
 # units by F, ring nodes and laps each by sqrt(F) (hops by F), fan-in
 # messages by sqrt(F) so the smallest scales still pass some.
 Ractorbench::Plan::Suite.define("ractor-reconsidered",
-  "tarai and allocation seq vs par, spawn 10,000 units GC on/off, ring 10,000 x 1,000, select fan-in (seed 002)",
+  "tarai and allocation seq vs par, spawn 10,000 units GC on/off, ring 10,000 x 1,000, select fan-in (Ractor reconsidered)",
   reps: 6, title: "Ractor reconsidered", tour: {scale: 0.005, reps: 3}) do |s|
   scaling = Ractorbench::Plan::Scaling
   entry = Ractorbench::Plan::Entry

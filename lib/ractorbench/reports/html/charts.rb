@@ -24,9 +24,10 @@ module Ractorbench
         # caption or a cell: a path by its file name, a long number by three
         # significant digits ("try (file=parse.rb,module=Parse,...)").
         def self.short_title(workload, params)
+          params = Plan::Configuration.shown_params(params)
           return workload.to_s unless params
 
-          short = params.to_s.split(",").map do |pair|
+          short = params.split(",").map do |pair|
             key, value = pair.split("=", 2)
             value = File.basename(value) if value&.include?("/")
             value = format("%.3g", Float(value)) if value&.match?(/\A\d+\.\d{4,}\z/)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "rows"
+require_relative "../../plan/configuration"
 require_relative "winners"
 require_relative "markdown_text"
 require_relative "../../analysis/warnings"
@@ -27,7 +28,7 @@ module Ractorbench
         def entry(e)
           w = e.winner
           figure = (w["model"] == Analysis::BASELINE || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
-          "#{escape(e.workload)}#{" (#{escape(e.params)})" if e.params} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
+          "#{escape(Plan::Configuration.title(e.workload, e.params))} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
             ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
 

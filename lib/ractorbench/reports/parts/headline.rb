@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../analysis"
+require_relative "../../plan/configuration"
 require_relative "notes"
 
 module Ractorbench
@@ -29,7 +30,7 @@ module Ractorbench
 
         def block(key, group, width)
           workload, params, workers, messages, ruby = key
-          title = "#{workload}#{" (#{params})" if params}  W=#{workers} M=#{messages}  #{ruby}"
+          title = "#{Plan::Configuration.title(workload, params)}  W=#{workers} M=#{messages}  #{ruby}"
           # The ideal is W times faster only while there are W cores to run on.
           ideal = group.filter_map { |r| r["cores_used"] }.min || workers.to_i
           scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "rows"
+require_relative "../../plan/configuration"
 require_relative "../../plural"
 
 module Ractorbench
@@ -84,7 +85,7 @@ module Ractorbench
         end
 
         def label(row)
-          "#{row["workload"]}#{" (#{row["params"]})" if row["params"]} W=#{row["workers"]} M=#{row["messages"]} #{row["ruby"]}"
+          "#{Plan::Configuration.title(row["workload"], row["params"])} W=#{row["workers"]} M=#{row["messages"]} #{row["ruby"]}"
         end
 
         # "93% of 2" - the cores the speedup is rated against.

@@ -3,6 +3,7 @@
 require "terminal-table"
 require_relative "../../analysis/ops_per_second"
 require_relative "columns"
+require_relative "../../console"
 require_relative "markdown_text"
 
 module Ractorbench
@@ -13,7 +14,7 @@ module Ractorbench
       # ractorbench ran for it, the seed's "N executions in T seconds", and
       # operations per second net of the empty loop with their spread.
       module OpsTables
-        HEADINGS = ["seed", "ractorbench ran", "model", "ruby", "n", "executions (median sample)",
+        HEADINGS = ["Concurrently", "ractorbench ran", "model", "ruby", "n", "executions (median sample)",
           "ops/s net (mean ± sd)", "± %"].freeze
 
         module_function
@@ -26,18 +27,30 @@ module Ractorbench
           end
         end
 
-        # For a terminal of width columns (run's and the tour's closing text).
-        def compact(analysis, width)
+        # For a terminal of width columns (run's and the tour's closing
+        # text): the table laid out for width, the prose wrapped at prose
+        # (nil: lines kept whole).
+        def compact(analysis, width, prose: nil)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
             rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
-            columns = Columns.new(["seed", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
+            columns = Columns.new(["Concurrently", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
               right: rubies ? [4, 5] : [3, 4])
-            rows.each do |r|
-              figures = outcome(r) ? ["", outcome(r).split(":").first] : [r["samples"].to_s, short_ops(r["ops_per_second"])]
-              columns.group(r["seed"] || r["subject"], [[r["ran"] || r["subject"], r["model"], *(r["ruby"] if rubies), *figures]])
+            # One group a subject: its Rubies' lines under one name.
+            rows.chunk_while { |a, b| a["subject"] == b["subject"] }.each do |same|
+              columns.group(same.first["seed"] || same.first["subject"], same.map do |r|
+                figures = outcome(r) ? ["", outcome(r).split(":").first] : [r["samples"].to_s, short_ops(r["ops_per_second"])]
+                [r["ran"] || r["subject"], r["model"], *(r["ruby"] if rubies), *figures]
+              end)
             end
-            skipped = rows.filter_map { |r| "#{r["subject"]} on #{r["ruby"]}: #{outcome(r)}" if r["unsupported"] }
-            [table.title, columns.to_s(width), *notes(rows), *skipped].join("\n")
+            [Console.wrap(table.title, prose), columns.to_s(width), *[*notes(rows), *skipped_lines(rows)].map { |l| Console.wrap(l, prose) }].join("\n")
+          end
+        end
+
+        # One line for the subjects one Ruby skipped for one reason (an
+        # engine without async skips a dozen alike).
+        def skipped_lines(rows)
+          rows.select { |r| r["unsupported"] }.group_by { |r| [r["ruby"], outcome(r)] }.map do |(ruby, why), list|
+            "#{list.map { |r| r["subject"] }.join(", ")} on #{ruby}: #{why}"
           end
         end
 
@@ -100,9 +113,10 @@ module Ractorbench
 
           loops = measured.map { |r| r["loop_ns_per_op"] }.minmax.map { |ns| format("%.1f", ns) }.uniq.join("-")
           lines = ["ops/s net: executions per second once the empty loop's cost (batch.each { }, its fastest sample: #{loops} ns " \
-            "an operation) is taken off; n = samples; executions: the seed's gross figure for the median sample. " \
+            "an operation) is taken off; n = samples; executions: Concurrently's gross figure for the median sample. " \
             "GC #{measured.map { |r| r["gc"] }.uniq.join("/")}#{async_note(measured)}."]
           lines.concat(measured.filter_map { |r| r["gc_note"] }.uniq)
+          lines.concat(measured.filter_map { |r| "#{r["ruby"]} timed with #{r["clock"]}." if r["clock"] }.uniq)
           rows.each { |r| r["failed"].each { |reason| lines << "FAILED #{r["subject"]} on #{r["ruby"]}: #{reason}" } }
           lines
         end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "canvas"
+require_relative "../../plan/configuration"
 require_relative "scale"
 
 module Ractorbench
@@ -31,7 +32,7 @@ module Ractorbench
         def title = "#{@panel.workload}: #{@panel.jobs} jobs at every worker count#{" — #{@panel.ruby}" if @panel.ruby}"
 
         # The parameters, for the caption under the title.
-        def note = @panel.params&.to_s
+        def note = Plan::Configuration.shown_params(@panel.params)
 
         def to_s
           counts = @panel.worker_counts
