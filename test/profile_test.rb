@@ -85,6 +85,18 @@ class ProfileTest < Minitest::Test
     assert_match(/ractors: .* what grew went \d+% to garbage collection/, result.err + result.out)
   end
 
+  def test_try_says_what_grew_per_point
+    skip_without_perf
+    path = File.join(@dir, "try.jsonl")
+    result = ractorbench("try", "--example", "string_crunch", "--workers", "2", "--reps", "1", "-m", "threads,ractors-split",
+      "--profile", "-o", path)
+    assert_includes [0, 1], result.code, result.err
+    profiles = profile_lines(path)
+    assert_equal %w[ractors-split serial threads], profiles.map { |p| p["model"] }.sort
+    assert_match(/^WHERE THE TIME WENT: W=2: threads: /, result.out)
+    assert_match(/^WHERE THE TIME WENT: W=2: ractors-split: /, result.out)
+  end
+
   def test_no_perf_is_one_line_and_the_collection_completes
     path = File.join(@dir, "noperf.jsonl")
     result = ractorbench("run", *SMALL, "--profile=perf", "-o", path, env: {"RACTORBENCH_PERF" => File.join(@dir, "no-such-perf")})
