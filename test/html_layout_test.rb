@@ -81,6 +81,17 @@ class HtmlLayoutTest < Minitest::Test
     assert_readable(html, "two_rubies", File.join(@dir, "two_rubies.jsonl"))
   end
 
+  # A recorded --profile collection: a table per profiled model, on a phone too.
+  def test_where_the_time_went_reads_on_a_phone
+    results = File.join(@dir, "alloc-1m.jsonl")
+    FileUtils.cp(File.join(ROOT, "docs", "results", "issue-26", "alloc-1m.jsonl"), results)
+    html = render(results, "profiles")
+    page = File.read(html)
+    assert_match(%r{<h2 id="profiles">Where the time went</h2>}, page)
+    assert_equal 2, page.scan(/<h3>alloc \(iterations=1000000\) W=4 M=1 ruby-[\d.]+: ractors against serial/).size
+    assert_readable(html, "profiles", results)
+  end
+
   def test_a_clear_lead_says_by_how_much_and_how_sure
     file = S.write(File.join(@dir, "clear.jsonl"), {
       ["fib", "serial", 2, 4, "ruby"] => S.draws(8, median: 0.200, seed: 1),
