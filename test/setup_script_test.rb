@@ -11,7 +11,8 @@ class SetupScriptTest < Minitest::Test
   SETUP = File.join(ROOT, "bin", "setup")
 
   # A PATH holding only these commands (links to the real ones), so that
-  # chromium and tmux are missing however this machine is set up.
+  # chromium, tmux, mruby, perf and a C compiler are missing however this
+  # machine is set up.
   def path_with(*commands, **scripts)
     bin = File.join(@dir, "bin")
     FileUtils.mkdir_p(bin)
@@ -43,14 +44,15 @@ class SetupScriptTest < Minitest::Test
     refute status.success?, "setup exited 0 although apt-get failed:\n#{out}#{err}"
     lines = err.lines
     assert_equal "E: Failed to fetch http://deb.debian.org/debian/dists/bookworm/InRelease\n", lines.first, "apt's own error comes first"
-    assert_equal "bin/setup: apt-get could not install chromium tmux mruby libmruby-dev (its error is above): " \
+    assert_equal "bin/setup: apt-get could not install chromium tmux mruby libmruby-dev linux-perf gcc g++ make (its error is above): " \
       "fix apt or install them another way, then run bin/setup again\n", lines.last
     assert_equal 2, lines.size
   end
 
   # A real bundle that fails (no Gemfile where it is told to look).
   def test_a_failed_bundle_install_stops_setup_with_one_line
-    bin = path_with("bash", "dirname", "id", "env", "bundle", "ruby", chromium: "exit 0", tmux: "exit 0", mruby: "exit 0")
+    bin = path_with("bash", "dirname", "id", "env", "bundle", "ruby", chromium: "exit 0", tmux: "exit 0", mruby: "exit 0",
+      perf: "exit 0", cc: "exit 0")
     _, err, status = run_setup(bin, "BUNDLE_GEMFILE" => File.join(@dir, "no", "Gemfile"))
     refute status.success?
     assert_equal "bin/setup: bundle install failed (its error is above): fix it, then run bin/setup again\n", err.lines.last
