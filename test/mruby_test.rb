@@ -88,7 +88,7 @@ class MrubyTest < Minitest::Test
     assert_match(/^mruby timed with Time\.now/, result.out)
     markdown = ractorbench("report", out, "--format", "markdown").out
     assert_match(/^\| proc\.call \| proc \{ \}\.call \| serial \| mruby \| 3 \| \d+ executions in [\d.]+ seconds \| ([\d,]+ ± [\d,]+ \| [\d.]+%|within the loop's noise \| -) \|$/, markdown)
-    assert_match(/^\| \(thread; not in the seed\) \| Thread\.new \{ \}\.join \| threads \| mruby \| skipped: mruby has no Thread \|/, markdown)
+    assert_match(/^\| \(none: a thread\) \| Thread\.new \{ \}\.join \| threads \| mruby \| skipped: mruby has no Thread \|/, markdown)
     text = ractorbench("report", out, "--format", "text").out
     assert_match(/\| await_readable +\| Fiber\.yield a pipe holding data to a loop; IO\.select\(\[r\]\), resume \| fibers +\| mruby \| +3 \|/, text)
     json = JSON.parse(ractorbench("report", out, "--format", "json").out).fetch("ops_per_second")
