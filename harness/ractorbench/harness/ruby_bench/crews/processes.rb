@@ -53,6 +53,9 @@ module Ractorbench
                 replies.close
                 starts.close
                 serve(Worker.new(captured, index, plan))
+              rescue Exception => e # rubocop:disable Lint/RescueException -- a forked worker must never run on as the run's process
+                warn("ruby-bench worker #{index}: #{e.class}: #{e.message}")
+                exit!(1)
               end
               @reply_end.close
               @start_end.close
