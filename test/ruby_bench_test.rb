@@ -154,6 +154,14 @@ class RubyBenchTest < Minitest::Test
     end
   end
 
+  # From Ruby, the same run: Ractorbench.run(ruby_bench: DIR, ...).
+  def test_from_ruby
+    result = Ractorbench.run(ruby_bench: CHECKOUT, workloads: %w[fib], models: %w[serial ractors], workers: [2], reps: 1,
+      output: File.join(@dir, "api.jsonl"))
+    assert_equal [["ractors", 2]], result.speedups.map { |s| [s.model, s.workers] }
+    assert_equal 2, runs_in(result.path).count { |r| r["status"] == "ok" && r.dig("params", "benchmark") == "fib" }
+  end
+
   # The header keeps the checkout, so --resume runs what is left with the
   # checkout's loader, as the collection did.
   def test_resume_runs_the_rest_with_the_same_checkout

@@ -29,9 +29,10 @@ module Ractorbench
       attr_reader :dir, :benchmarks
 
       def self.at(given)
-        raise UsageError, "--ruby-bench #{given}: no such folder; give a ruby-bench checkout (git clone https://github.com/ruby/ruby-bench)" unless File.directory?(given)
+        path = File.expand_path(given)
+        raise UsageError, "--ruby-bench #{given}: no such folder; give a ruby-bench checkout (git clone https://github.com/ruby/ruby-bench)" unless File.directory?(path)
 
-        new(File.realpath(given), given)
+        new(File.realpath(path), given)
       end
 
       # What a results header keeps, for --resume and for readers.
