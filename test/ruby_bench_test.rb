@@ -81,6 +81,12 @@ class RubyBenchTest < Minitest::Test
     assert runs.select { |r| %w[processes serial].include?(r["model"]) }.all? { |r| r["gc_scope"] == "process" }
     assert(runs.select { |r| r["model"] == "processes" }.all? { |r| r["worker_gc_count"].size == r["workers"] })
     assert(runs.select { |r| r["model"] == "threads" }.none? { |r| r.key?("worker_gc_count") }, "threads share the process's GC")
+    # A ractor's own GC only where GC.stat takes scope: (per-ractor GC), as the child's Ruby (this one) says.
+    per_ractor = GC.method(:stat).parameters.any? { |_, name| name == :scope }
+    runs.select { |r| r["model"] == "ractors" }.each do |run|
+      assert_equal (per_ractor ? "ractor" : "none"), run["gc_scope"] || "none", run["id"]
+      assert_equal per_ractor, run.key?("worker_gc_count"), run["id"]
+    end
     assert_match(/ruby-bench \(benchmark=split\)/, result.out)
   end
 
