@@ -33,8 +33,8 @@ module Ractorbench
         # A workload that is a measurement of its own (ops-per-second) returns its whole record.
         report(workload.respond_to?(:measure_run) ? workload.measure_run(model, @spec) : measure(workload, model))
       rescue Unsupported => e
-        # The workload, not this Ruby, has no such variant.
-        report("status" => "unsupported", "scope" => "workload", "reason" => e.message)
+        # The workload has no such variant (scope "workload"), or this Ruby lacks what it needs.
+        report("status" => "unsupported", "scope" => e.scope, "reason" => e.message)
       rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
         report("status" => "error", "reason" => "#{e.class}: #{message(e)}", "backtrace" => Array(e.backtrace).first(8))
         exit!(1)

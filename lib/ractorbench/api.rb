@@ -43,8 +43,8 @@ module Ractorbench
     # params and rubies as Hashes ({"n" => 24}, {"yjit" => "ruby --yjit"}).
     # Without workloads or a suite, run's defaults (prime, every model).
     def run(workloads: nil, models: nil, workers: nil, messages: nil, params: {}, suite: nil, scale: nil, reps: nil,
-      rubies: {}, seed: nil, timeout: nil, output: nil, load: [], time: nil, first_run: nil, wait_quiet: nil, shard: nil)
-      argv = [*option("--suite", suite), *option("--workloads", list(workloads)), *option("--models", list(models)),
+      rubies: {}, seed: nil, timeout: nil, output: nil, load: [], time: nil, first_run: nil, wait_quiet: nil, shard: nil, ruby_bench: nil)
+      argv = [*option("--suite", suite), *option("--ruby-bench", ruby_bench), *option("--workloads", list(workloads)), *option("--models", list(models)),
         *option("--workers", list(workers)), *option("--messages", list(messages)), *option("--scale", scale),
         *option("--reps", reps), *option("--seed", seed), *option("--timeout", timeout), *option("-o", output),
         *option("--time", time), *option("--first-run", first_run), *option("--shard", shard), *wait(wait_quiet)]

@@ -26,6 +26,15 @@ module Ractorbench
 
     # Raised while preparing a run that this workload cannot do under this
     # model; the child reports it as "not supported", not as a failure.
-    class Unsupported < StandardError; end
+    # scope: "workload" (this workload has no such variant: "not measured"),
+    # or nil (what this Ruby lacks: "not supported on this Ruby").
+    class Unsupported < StandardError
+      attr_reader :scope
+
+      def initialize(message = nil, scope: "workload")
+        super(message)
+        @scope = scope
+      end
+    end
   end
 end

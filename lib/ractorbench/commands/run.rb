@@ -88,6 +88,8 @@ module Ractorbench
         o.on("--scale F", "shrink (or grow) message counts by F, e.g. 0.05") { |f| @scale_given = @plan.scale = Plan::NumberList.positive_float("--scale", f) }
         o.on("--time SECONDS", "ops-per-second runs: seconds per sample (default 1)") { |t| @plan.add_param("time=#{Plan::NumberList.positive_float("--time", t)}") }
         o.on("--load FILE", "load more workloads/models from FILE (repeatable)") { |f| @files << f }
+        o.on("--ruby-bench DIR", "the Ractor-capable benchmarks of a ruby-bench checkout, each under every model (-w narrows " \
+          "them by name); see docs/ruby-bench.md") { |d| @plan.ruby_bench = Plan::RubyBench.at(d) }
         o.on("--shard I/N", "run only slice I of N of the plan (by a hash of each run's id), e.g. one CI job's; " \
           "`ractorbench merge` joins the slices") { |s| @shard = Plan::Shard.parse(s) }
       end
@@ -125,7 +127,7 @@ module Ractorbench
       def new_session
         path = @output || default_output
         Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
-        catalog = Plan::Catalog.default.with(@files)
+        catalog = @plan.catalog(Plan::Catalog.default.with(@files))
         entries = plan_entries(catalog)
         refuse_profile(catalog, entries)
         given = rubies
@@ -198,7 +200,7 @@ module Ractorbench
           "--messages" => @plan.messages, "--param/--time" => !@plan.params.empty?, "--reps" => @plan.reps || @plan.adaptive,
           "--scale" => @scale_given, "--ruby/--rubies" => !@ruby_texts.empty? || !@rubies_text.nil?, "--yjit/--zjit/--mn/--max-cpu" => !@variants.empty?,
           "--seed" => @seed, "--timeout" => @timeout, "-o" => @output, "--load" => !@files.empty?, "--force" => @force,
-          "--shard" => @shard, "--profile" => @profile
+          "--shard" => @shard, "--profile" => @profile, "--ruby-bench" => @plan.ruby_bench
         }.select { |_, v| v }.keys
         return if given.empty?
 
@@ -390,7 +392,7 @@ module Ractorbench
           "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
-        }
+        }.merge(@plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {})
       end
     end
 

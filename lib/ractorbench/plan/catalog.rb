@@ -19,6 +19,7 @@ module Ractorbench
 
       def initialize(extra_files = [])
         @files = []
+        @companions = {}
         @workloads = {}
         @models = {}
         Dir[File.join(HARNESS_DIR, "workloads", "*.rb")].sort.each { |f| add(f) }
@@ -53,10 +54,22 @@ module Ractorbench
       # model that declares one.
       def patterns = @models.transform_values(&:pattern).compact
 
-      # The files a child must load to run this workload under this model.
+      # The files a child must load to run this workload under this model:
+      # the workload's, what it takes along (with_companions), the model's.
       def files_for(workload_name, model_name)
-        [workload(workload_name).file, model(model_name).file].uniq
+        [workload(workload_name).file, *@companions[workload_name], model(model_name).file].uniq
       end
+
+      # This catalog, its children loading `files` right after the
+      # workload's own file (a ruby-bench checkout's loader for `ruby-bench`).
+      def with_companions(workload_name, files)
+        workload(workload_name)
+        dup.tap { |copy| copy.companions = @companions.merge(workload_name => files.dup.freeze) }
+      end
+
+      protected
+
+      attr_writer :companions
 
       private
 

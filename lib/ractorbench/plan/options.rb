@@ -3,6 +3,7 @@
 require_relative "number_list"
 require_relative "suite"
 require_relative "matrix"
+require_relative "ruby_bench"
 require_relative "../errors"
 
 module Ractorbench
@@ -15,6 +16,8 @@ module Ractorbench
       DEFAULT_REPS = 3
 
       attr_accessor :suite, :workloads, :models, :workers, :messages, :reps, :scale
+      # --ruby-bench DIR: a Plan::RubyBench checkout, whose benchmarks -w names.
+      attr_accessor :ruby_bench
       attr_reader :params
 
       def initialize
@@ -43,7 +46,10 @@ module Ractorbench
       end
 
       def entries(catalog)
-        base = suite ? suite.entries(scale) : default_entries(catalog)
+        base = if ruby_bench then ruby_bench_entries
+        elsif suite then suite.entries(scale)
+        else default_entries(catalog)
+        end
         list = base.filter_map { |entry| narrow(entry, catalog) }
         raise UsageError, "nothing to run: --workloads and --models leave nothing of suite #{suite.name}" if list.empty?
 
@@ -51,7 +57,17 @@ module Ractorbench
         list.each { |entry| validate(entry, catalog) }
       end
 
+      # The catalog a plan runs with: a ruby-bench checkout's children load its loader.
+      def catalog(base) = ruby_bench ? ruby_bench.catalog(base) : base
+
       private
+
+      def ruby_bench_entries
+        raise UsageError, "--ruby-bench and --suite do not mix: run the suite and the checkout as two collections" if suite
+        raise UsageError, "with --ruby-bench, -w names the benchmarks; --param benchmark is not taken" if @params.key?("benchmark")
+
+        ruby_bench.entries(names: workloads, models: models, workers: workers, blocks: messages)
+      end
 
       def default_entries(catalog)
         configs = (workers || DEFAULT_WORKERS).product(messages || DEFAULT_MESSAGES).map { |w, m| [w, scaled(m)] }
@@ -61,7 +77,7 @@ module Ractorbench
       end
 
       def narrow(entry, catalog)
-        return nil if workloads && !workloads.include?(entry.workload)
+        return nil if workloads && !ruby_bench && !workloads.include?(entry.workload)
 
         chosen = models ? entry.models & models : entry.models
         return nil if chosen.empty?

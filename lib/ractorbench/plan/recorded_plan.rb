@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "catalog"
+require_relative "ruby_bench"
 require_relative "matrix"
 require_relative "number_list"
 require_relative "size"
@@ -26,7 +27,7 @@ module Ractorbench
       # header has none.
       def initialize(path, header, runs, default_timeout:)
         @path = path
-        @catalog = checked { Catalog.default.with(Array(header["load"])) }
+        @catalog = checked { catalog_of(header) }
         @timeout = timeout_of(header, default_timeout)
         @targets = targets_of(header["rubies"])
         @matrix = matrix_of(header["plan"])
@@ -37,6 +38,14 @@ module Ractorbench
       end
 
       private
+
+      # The header's --load files, and a ruby-bench checkout's loader when
+      # the plan runs one (checked as --ruby-bench DIR is).
+      def catalog_of(header)
+        catalog = Catalog.default.with(Array(header["load"]))
+        bench = header["ruby_bench"]
+        bench.is_a?(Hash) ? RubyBench.from_h(bench).catalog(catalog) : catalog
+      end
 
       def refuse(what)
         raise UsageError, "cannot resume #{@path}: #{what}; it can only be run again from the start (-o)"

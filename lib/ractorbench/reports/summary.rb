@@ -73,7 +73,7 @@ module Ractorbench
       # Why a row has no figures, under the table: the reasons are sentences.
       def not_run(rows)
         rows.select { |r| r["unsupported"] }.group_by { |r| r["unsupported"] }.map do |reason, same|
-          "not run: #{same.map { |r| "#{r["workload"]}/#{r["model"]}" }.uniq.join(", ")}: #{reason}"
+          "not run: #{same.map { |r| "#{r["workload"]}#{" (#{r["params"]})" if r["params"]}/#{r["model"]}" }.uniq.join(", ")}: #{reason}"
         end
       end
 
