@@ -98,7 +98,7 @@ module Ractorbench
       # Each family that ran faster than serial beyond the noise: its best
       # point and, within the noise of it, the fewest workers.
       def family_choices
-        @panel.series.group_by(&:family).filter_map do |family, members|
+        @family_choices ||= @panel.series.group_by(&:family).filter_map do |family, members|
           faster = members.flat_map { |s| s.points.select { |p| p.verdict == :faster }.map { |p| [s, p] } }
           next if faster.empty?
 
