@@ -56,7 +56,8 @@ class SetupScriptTest < Minitest::Test
     _, err, status = run_setup(bin, "BUNDLE_GEMFILE" => File.join(@dir, "no", "Gemfile"))
     refute status.success?
     assert_equal "bin/setup: bundle install failed (its error is above): fix it, then run bin/setup again\n", err.lines.last
-    assert_match(/error parsing `Gemfile`.*no\/Gemfile/, err, "bundle's own error is kept")
+    # Bundler's own wording differs between its versions; it names the Gemfile.
+    assert_match(/no\/Gemfile/, err.lines[0...-1].join, "bundle's own error is kept")
     assert_equal 1, err.lines.grep(/bin\/setup/).size
   end
 end

@@ -15,6 +15,7 @@ result.recommendation.each { |line| puts "  #{line.inspect}" }
 
 best = result.speedups.max_by(&:speedup)
 puts "result.speedups.size # => #{result.speedups.size}"
-# params names the file as the sweep's runs saw it (its absolute path): left out.
-puts "result.speedups.max_by(&:speedup).to_h.except(:params) # =>"
-puts "  #{best.to_h.except(:params).inspect}"
+puts "best = result.speedups.max_by(&:speedup)"
+# Each field as `key: value` (a Hash's inspect differs between Ruby 3.1 and 3.4);
+# params, the file's absolute path as the runs saw it, left out.
+best.to_h.except(:params).each { |key, value| puts "best.#{key} # => #{value.inspect}" }
