@@ -17,7 +17,9 @@ module Ractorbench
           jobs = ITEMS.each_with_index.to_a
           results = Array.new(ITEMS.size)
           Sync do |task|
-            Array.new(WORKERS) { task.async { while (job = jobs.shift) do results[job[1]] = WORK(job[0]) end } }.each(&:wait)
+            Array.new(WORKERS) do
+              task.async { while (job = jobs.shift) do results[job[1]] = WORK(job[0]) end }
+            end.each(&:wait)
           end
         RUBY
 

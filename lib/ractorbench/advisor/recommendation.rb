@@ -23,6 +23,9 @@ module Ractorbench
       # first (threads are a drop-in; fibers need a scheduler; processes
       # copy every item; ractors need Ractor-safe code).
       EASE = %w[thread fiber process ractor].freeze
+      # Families this close to the best tie even when their intervals part:
+      # a difference too small to choose a model by.
+      CLOSE = 0.05
       FAMILY_NAMES = {"thread" => "threads", "fiber" => "fibers", "process" => "forked processes", "ractor" => "ractors"}.freeze
 
       # A family's answer: its fastest point (best) and the fewest workers
@@ -54,7 +57,7 @@ module Ractorbench
 
         choices = family_choices
         top = choices.max_by { |c| c.best.speedup }
-        @choice = top && choices.select { |c| c.equal?(top) || overlaps?(c.best, top.best) }.min_by { |c| ease(c.family) }
+        @choice = top && choices.select { |c| c.equal?(top) || tie?(c.best, top.best) }.min_by { |c| ease(c.family) }
       end
 
       # No verdict (the machine was busy), but what is known regardless: the
@@ -186,6 +189,8 @@ module Ractorbench
         end
       end
 
+      def tie?(other, best) = overlaps?(other, best) || other.speedup >= best.speedup * (1 - CLOSE)
+
       def speedup_text(point)
         interval = point.low ? format(" [%.2f, %.2f]", point.low, point.high) : ""
         format("%.2f×%s", point.speedup, interval)
@@ -201,11 +206,11 @@ module Ractorbench
 
       # Other families within the noise of the one chosen: why this one.
       def ties_reason(chosen)
-        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| overlaps?(c.best, chosen.best) }
+        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| tie?(c.best, chosen.best) || tie?(chosen.best, c.best) }
         return nil if tied.empty?
 
         names = tied.map { |c| "#{c.series.model} #{speedup_text(c.best)} (#{memory(c.best)})" }
-        "#{names.join(", ")} ran within the noise of it; #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
+        "#{names.join(", ")} ran within the noise of it or #{(CLOSE * 100).round}%; #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
           "#{(ease(chosen.family) < tied.map { |c| ease(c.family) }.min) ? "are the simpler change" : "ran fastest"} " \
           "(memory: #{chosen.series.model} #{memory(chosen.best)})"
       end
