@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "tmpdir"
 
 # Work that a model cannot run: the check child runs it in a real ractor
 # (and through Marshal) and `try --check` names the object, the user's
@@ -55,6 +56,27 @@ class TryDiagnosisTest < Minitest::Test
     assert_match(/^processes: cannot run this work: its results cannot be sent between processes$/, out)
     assert_match(/what:  result\["later"\] \(of item 0\) is a Proc \(Marshal: no _dump_data is defined for class Proc\)/, out)
     assert_match(%r{where: test/fixtures/try/returns_proc\.rb:4}, out)
+  end
+
+  # Items Marshal refuses stop no forked worker: the workers are forked
+  # holding them, as Parallel's are, and only the results travel. Both
+  # fork shapes run every item, both workers busy, and agree with serial.
+  def test_items_marshal_refuses_still_run_in_forked_workers
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "procs.jsonl")
+      result = ractorbench("try", "test/fixtures/try/items_hold_a_proc.rb", "-m", "serial,processes,processes-split",
+        "--workers", "2", "--reps", "1", "--items", "40", "-o", out, chdir: ROOT)
+      assert_equal 0, result.code, result.out + result.err
+      refute_match(/cannot be sent between processes/, result.out)
+      runs = runs_in(out).select { |r| r["model"].start_with?("processes") }
+      assert_equal %w[processes processes-split], runs.map { |r| r["model"] }.sort
+      runs.each do |run|
+        assert_equal "ok", run["status"], run.inspect
+        assert_equal 40, run["worker_jobs"].sum, "#{run["model"]}: every item ran"
+        assert_equal 2, run["worker_jobs"].count(&:positive?), "#{run["model"]}: both workers had items"
+      end
+      assert_match(/^Every model returned the same results as serial \(40 items/, result.out)
+    end
   end
 
   # The check tries eight items in a ractor; this work breaks on the 21st.

@@ -6,7 +6,9 @@ module Ractorbench
   module Models
     # W forked workers, each with a pair of pipes; the supervisor hands the
     # next jobs to whichever worker answers first (IO.select), like the seed's
-    # fork_test, but with Marshal so any workload's jobs and results travel.
+    # fork_test, but with Marshal so any workload's results travel. Workers
+    # are forked with every job in hand, so a job travels as its index (as
+    # Parallel sends its workers indices into the items they inherited).
     # When jobs outnumber workers many times over, they travel in batches
     # (as the seed's requests queued in its pipe buffer), so neither side
     # wakes up once per message when messages are short. With few jobs each
@@ -27,8 +29,8 @@ module Ractorbench
 
       def self.run(workload, jobs, workers)
         coarse = Harness::BatchPace.coarse?(workload)
-        pool = Array.new([workers, 1].max) { Worker.start(workload, coarse) }
-        pending = jobs.dup
+        pool = Array.new([workers, 1].max) { Worker.start(workload, coarse, jobs) }
+        pending = Array.new(jobs.size) { |i| i }
         results = []
         pool.each { |w| w.top_up(pending, pool.size) }
         until (busy = pool.select(&:busy?)).empty?
@@ -64,7 +66,7 @@ module Ractorbench
       # One forked worker and the supervisor's ends of its two pipes, fed at
       # the pace Harness::BatchPace sets.
       class Worker
-        def self.start(workload, coarse)
+        def self.start(workload, coarse, jobs)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
@@ -72,18 +74,18 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w, mark)
+            serve(workload, jobs, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
           results_w.close
-          new(pid, jobs_w, results_r, coarse)
+          new(pid, jobs_w, results_r, Harness::BatchPace.new(coarse, weigh: ->(i) { Harness::BatchPace.bytes(jobs[i]) }))
         end
 
         # In the worker: answer each batch until told to stop, then report
         # this process's own memory and cost, which only it can read.
-        def self.serve(workload, input, output, mark)
+        def self.serve(workload, jobs, input, output, mark)
           while (batch = input.read)
-            output.write(Harness::Wire.frame(batch.map { |job| Harness::ResultMessage.call { workload.work(job) } }))
+            output.write(Harness::Wire.frame(batch.map { |i| Harness::ResultMessage.call { workload.work(jobs[i]) } }))
           end
           Harness::Wire.write(output, {peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb,
                                        cost: Harness::RunCost.worker_finish(mark, forked: true)})
@@ -93,11 +95,11 @@ module Ractorbench
           exit!(0)
         end
 
-        def initialize(pid, writer, reader, coarse)
+        def initialize(pid, writer, reader, pace)
           @pid = pid
           @writer = writer
           @stream = Harness::Wire::Reader.new(reader)
-          @pace = Harness::BatchPace.new(coarse)
+          @pace = pace
           # Bytes not yet written: the supervisor never blocks on a worker's
           # full pipe while that worker blocks writing answers it is not reading.
           @outgoing = "".b

@@ -4,12 +4,14 @@ require_relative "../ractorbench/harness"
 
 module Ractorbench
   module Models
-    # W forked workers, each sent its share of the jobs in one message and
-    # answering with all its results in one: the work's ceiling under fork,
-    # next to `processes`, which pays a message each way per job.
+    # W forked workers, each forked with its share of the jobs in hand (the
+    # fork copies it, page by page as it is touched, as Parallel's workers
+    # inherit their items) and answering with all its results in one
+    # message: the work's ceiling under fork, next to `processes`, which
+    # hands jobs out as workers finish them.
     module ProcessesSplit
       extend Harness::Model
-      model "processes-split", "W forked workers, each sent its share of the jobs in one message, all its results back in one",
+      model "processes-split", "W forked workers, each forked with its share of the jobs, all its results back in one message",
         family: "process", shape: "split", pattern: <<~RUBY
           require "parallel"  # gem "parallel"
           shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
@@ -22,8 +24,7 @@ module Ractorbench
 
       def self.run(workload, jobs, workers)
         shares = Harness::Shares.split(jobs, [workers, 1].max)
-        pool = shares.map { Worker.start(workload) }
-        pool.zip(shares) { |worker, share| worker.assign(share) }
+        pool = shares.map { |share| Worker.start(workload, share) }
         replies = collect(pool)
         pool.each(&:finish)
         per_worker = replies.map { |reply| Harness::ResultMessage.unwrap(reply[:results]) }
@@ -52,9 +53,10 @@ module Ractorbench
         extra_metrics["supervisor_pss_kb"] = Harness::Memory.pss_kb
       end
 
-      # One forked worker and the supervisor's ends of its two pipes.
+      # One forked worker and the supervisor's ends of its two pipes: its
+      # results come back on one, and the other tells it when to go.
       class Worker
-        def self.start(workload)
+        def self.start(workload, share)
           jobs_r, jobs_w = IO.pipe
           results_r, results_w = IO.pipe
           pid = fork do
@@ -62,18 +64,17 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
-            serve(workload, Harness::Wire::Reader.new(jobs_r), results_w, mark)
+            serve(workload, share, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
           results_w.close
           new(pid, jobs_w, results_r)
         end
 
-        # In the worker: one share in, every result out, with this process's
+        # In the worker: every result of its share out, with this process's
         # memory measured while its siblings are still alive (PSS divides a
         # shared page among the processes mapping it at that moment).
-        def self.serve(workload, input, output, mark)
-          share = input.read
+        def self.serve(workload, share, input, output, mark)
           results = Harness::ResultMessage.call { share.map { |job| workload.work(job) } }
           Harness::Wire.write(output, {results: results, peak_rss_kb: Harness::Memory.peak_rss_kb, pss_kb: Harness::Memory.pss_kb,
                                        cost: Harness::RunCost.worker_finish(mark, forked: true)})
@@ -90,10 +91,6 @@ module Ractorbench
         end
 
         def reader = @stream.io
-
-        def assign(share)
-          Harness::Wire.write(@writer, share)
-        end
 
         def reply
           @stream.read or raise EOFError, "worker #{@pid} exited before answering"

@@ -5,19 +5,15 @@ require_relative "object_path"
 module Ractorbench
   module Harness
     module Try
-      # The processes model sends items to forked workers and results back
-      # with Marshal; an object Marshal refuses (a Proc, an IO, a Mutex, a
-      # Hash with a default proc, an anonymous class) stops it. Finds the
-      # first such object and where it sits.
+      # Forked workers send their results back with Marshal; an object
+      # Marshal refuses (a Proc, an IO, a Mutex, a Hash with a default proc,
+      # an anonymous class) stops them. Items never travel: the workers are
+      # forked holding them. Finds the first refused result and where it sits.
       module MarshalCheck
         module_function
 
-        # nil when everything can travel, else the facts of the first refusal.
-        def call(items, results)
-          items.each_with_index do |item, i|
-            problem = check(item, "item", i)
-            return problem if problem
-          end
+        # nil when every result can travel, else the facts of the first refusal.
+        def call(results)
           results.each_with_index do |result, i|
             problem = check(result, "result", i)
             return problem if problem

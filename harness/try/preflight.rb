@@ -49,7 +49,7 @@ module Ractorbench
           timing = stage("work") { time_work(target, items) }
           results = timing.delete(:results)
           stage("repeat") { check_repeatable(target, items.first, results.first) }
-          marshal = stage("marshal") { MarshalCheck.call(items.first(results.size), results) }
+          marshal = stage("marshal") { MarshalCheck.call(results) }
           finish(timing.merge(
             "status" => "ok", "file" => @file, "module" => target.name, "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,

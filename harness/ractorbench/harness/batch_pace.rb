@@ -38,13 +38,24 @@ module Ractorbench
         (remaining / (workers * SHARE_AHEAD)).clamp(1, BATCH * BATCHES)
       end
 
+      # A job's size as Marshal writes it; 0 for one Marshal refuses (a job
+      # with a Proc still runs in a worker forked holding it).
+      def self.bytes(job)
+        Marshal.dump(job).bytesize
+      rescue TypeError
+        0
+      end
+
       # Whether the workload's jobs are coarse (its job_seconds hint).
       def self.coarse?(workload)
         workload.respond_to?(:job_seconds) && workload.job_seconds.to_f >= COARSE_JOB
       end
 
-      def initialize(coarse)
+      # weigh: a job's size on the wire in bytes (a model that sends indices
+      # into jobs its workers already hold weighs the job, not the index).
+      def initialize(coarse, weigh: ->(job) { BatchPace.bytes(job) })
         @coarse = coarse
+        @weigh = weigh
         @batches = coarse ? 1 : BATCHES
         # Jobs in each batch in flight, oldest first: answers come in order.
         @in_flight = []
@@ -80,7 +91,7 @@ module Ractorbench
       # Its share ahead split over the batches in flight, at most
       # BATCH_SECONDS of work at its pace so far; one when jobs are coarse or big.
       def batch_size(pending, workers)
-        return 1 if @coarse || Marshal.dump(pending.first).bytesize > SMALL_JOB
+        return 1 if @coarse || @weigh.call(pending.first) > SMALL_JOB
 
         (BatchPace.depth(pending.size, workers) / @batches).clamp(1, paced_batch)
       end
