@@ -4,10 +4,10 @@
 # modular exponentiation, JSON.generate of small orders, coarse tarai), and
 # the same items split statically by hand outside the tool in two ractors
 # and two forked processes (benchmarks/fixtures/hand_split.rb, one arm a
-# fresh process, arms alternated). Prints, for each family, try's best shape
-# at W=2 next to the hand-written split, as speedups over serial measured
-# the same way (try's own serial; the hand-written serial arm), with n and
-# spread, and their ratio. Usage (REPS=6, RUBY=path to the Ruby under test):
+# fresh process, arms alternated). Prints, for serial and each family, the
+# median time of try's best shape at W=2 next to the hand-written arm's,
+# with n and spread, and their ratio (within 10% is a fair fight); then the
+# speedups each side measures over its own serial. Usage (REPS=6, RUBY=path to the Ruby under test):
 #   ruby benchmarks/fair_fight.rb [modexp json_generate tarai]
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "json"
@@ -51,18 +51,32 @@ module FairFight
     puts "  #{try["module"]}: #{try["items"]} items, #{format("%.1f", try.dig("preflight", "seconds_per_item") * 1e6)} µs an item; " \
       "#{disturbed} of #{analysis.runs.size} runs disturbed by other programs"
     hand = hand_split(file, try["module"], try["items"])
+    # Absolute times, not speedups over two different serial baselines:
+    # try's span (items in, results out, workers made inside it) against
+    # the hand-written arm's, same items, same Ruby.
+    serial = panel.baseline.first
+    line("serial", "serial", serial&.time, hand["serial"]) if serial
     FAMILIES.each do |family, arm|
       series, point = best(panel, family)
-      mine = hand[arm]
       next puts("  #{family}: no successful run under try") unless point
 
       interval = point.low ? format(" [%.2f, %.2f]", point.low, point.high) : ""
-      puts format("  %-8s try best %-16s %.2f×%s n=%d   by hand (static split) %.2f× (%d runs, ±%.0f%%)   try/hand %.2f",
-        family, series.model, point.speedup, interval, point.samples, mine[:speedup], mine[:n], mine[:spread] * 100,
-        point.speedup / mine[:speedup])
+      line(family, series.model, point.time, hand[arm])
+      puts format("  %-8s speedups over each side's own serial: try %.2f×%s   by hand %.2f×", "", point.speedup, interval,
+        hand["serial"].median / hand[arm].median)
     end
     threads = best(panel, "thread")
     puts format("  thread   try best %-16s %.2f× n=%d", threads[0].model, threads[1].speedup, threads[1].samples) if threads&.last
+  end
+
+  def line(family, model, mine, theirs)
+    puts format("  %-8s try %-16s %s   by hand %s   try/hand time %.2f", family, model, seconds(mine), seconds(theirs),
+      mine.median / theirs.median)
+  end
+
+  # A median time with its n and spread (sd / mean).
+  def seconds(summary)
+    format("%8.2f ms (n=%d, ±%.0f%%)", summary.median * 1e3, summary.n, summary.stddev.to_f / summary.mean * 100)
   end
 
   # The family's fastest point at W=2, and its series.
@@ -71,8 +85,8 @@ module FairFight
       .max_by { |_, p| p.speedup }
   end
 
-  # Each arm REPS times, alternated, each in a fresh process: speedup of the
-  # median over serial's median, and the arm's spread (sd / mean).
+  # Each arm REPS times, alternated, each in a fresh process: each arm's
+  # times summarised.
   def hand_split(file, module_name, items)
     times = Hash.new { |h, k| h[k] = [] }
     REPS.times do
@@ -84,11 +98,7 @@ module FairFight
         times[arm] << Float(out)
       end
     end
-    serial = Ractorbench::Stats::Summary.new(times["serial"]).median
-    times.to_h do |arm, list|
-      summary = Ractorbench::Stats::Summary.new(list)
-      [arm, {speedup: serial / summary.median, n: list.size, spread: summary.stddev.to_f / summary.mean}]
-    end
+    times.transform_values { |list| Ractorbench::Stats::Summary.new(list) }
   end
 end
 
