@@ -15,7 +15,15 @@ module Ractorbench
     # said with what to do about it (hyperfine's lesson: advice, not just a
     # flag). Shown under every human-readable report.
     module Analysis::Warnings
-      Warning = Struct.new(:code, :message)
+      # needs: the options this warning's advice asks for; instead: what to
+      # say where a command refuses one of them (nil: nothing, the warning
+      # is no use there). Declared with the advice, never read from its words.
+      Warning = Struct.new(:code, :message, :needs, :instead) do
+        def initialize(code, message, needs = [], instead = nil) = super
+
+        # The message for a command that refuses the options in refused, or nil.
+        def for_options(refused) = (needs & refused).empty? ? message : instead
+      end
 
       SPREAD_LIMIT = 0.10 # std dev / mean above which runs are "noisy"
       # Serial work shorter than this is mostly start-up for any parallel model.
@@ -40,11 +48,11 @@ module Ractorbench
       # Lines for a plain-text report: how first runs were treated, then
       # every warning. refused: options the command at hand does not take
       # (the tour chooses its own sizes): a warning whose advice needs one of
-      # them is no use there, and is left out.
+      # them says what else to do, or is left out.
       def lines(analysis, rows, refused: [])
         note = analysis.first_run.describe
-        usable = self.for(analysis, rows).reject { |w| refused.any? { |option| w.message.include?(option) } }
-        [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
+        usable = self.for(analysis, rows).filter_map { |w| w.for_options(refused) }
+        [("Note: #{note}." if note), *usable.map { |message| "WARNING: #{message}" }].compact
       end
 
       # A configuration named as its label names it, without the internal
@@ -67,7 +75,7 @@ module Ractorbench
           "in #{Plural.count(idle.size, "configuration")} a worker did no job while another did #{Analysis::WorkSpread::SEVERAL} or more " \
           "(#{named(idle) { |r| "#{label(r)}: #{r["idle_worker_runs"]} of #{r["samples"]} runs, jobs per worker #{r["idle_worker_jobs"].inspect}" }}): " \
           "their speedup (marked ?) shows how the model handed out jobs, not what parallel work gives; give every " \
-          "worker several jobs (more --messages), and report it if a model leaves workers idle with jobs to spare")
+          "worker several jobs (more --messages), and report it if a model leaves workers idle with jobs to spare", ["--messages"])
       end
 
       # The serial run of the same work took under SHORT_SECONDS (speedup x
@@ -82,7 +90,8 @@ module Ractorbench
         Warning.new("too_short",
           "the work of #{Plural.count(short.map { |r| label_without_model(r) }.uniq.size, "configuration")} takes under " \
           "#{(SHORT_SECONDS * 1000).round} ms serially (#{named(short.uniq { |r| label_without_model(r) }) { |r| "#{label_without_model(r)}: #{(r["speedup"] * r.dig("messages_time", "median") * 1000).round} ms" }}): " \
-          "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size")
+          "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size",
+          ["--messages"])
       end
 
       def label_without_model(row)
@@ -109,10 +118,10 @@ module Ractorbench
         noisy = rows.select { |r| relative_spread(r).to_f > SPREAD_LIMIT }.sort_by { |r| -relative_spread(r) }
         return nil if noisy.empty?
 
-        Warning.new("spread",
-          "runs vary by more than #{(SPREAD_LIMIT * 100).round}% (std dev / mean of messages-only time) in " \
-          "#{Plural.count(noisy.size, "configuration")}: #{named(noisy) { |r| "#{label(r)} (#{(relative_spread(r) * 100).round}%)" }}; " \
-          "make each run longer (more --messages), close other programs, and add --reps")
+        finding = "runs vary by more than #{(SPREAD_LIMIT * 100).round}% (std dev / mean of messages-only time) in " \
+          "#{Plural.count(noisy.size, "configuration")}: #{named(noisy) { |r| "#{label(r)} (#{(relative_spread(r) * 100).round}%)" }}; "
+        Warning.new("spread", "#{finding}make each run longer (more --messages), close other programs, and add --reps",
+          ["--messages"], "#{finding}close other programs, and add --reps")
       end
 
       def relative_spread(row)
@@ -234,7 +243,7 @@ module Ractorbench
         Warning.new("oversubscribed",
           "#{over.map { |r| r["workers"] }.uniq.sort.map { |w| "W=#{w}" }.join(", ")} #{Plural.verb(over.map { |r| r["workers"] }.uniq.size, "exceeds", "exceed")} the #{usable} usable " \
           "#{Plural.word(usable, "core")} (#{named(over)}): no model can go past #{usable}x there, those rows measure oversubscription; " \
-          "use --workers up to #{usable} to measure scaling")
+          "use --workers up to #{usable} to measure scaling", ["--workers"])
       end
 
       def governor(machine)
