@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "csv"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "../analysis/ops_per_second"
 require_relative "../printable"
 

@@ -2,9 +2,9 @@
 
 require "erb"
 require_relative "../plan/configuration"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "parts/verdict"
-require_relative "parts/winners"
+require_relative "../analysis/winners"
 require_relative "parts/profile_tables"
 require_relative "html/charts"
 require_relative "html/verdict_boxes"

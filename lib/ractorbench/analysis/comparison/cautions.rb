@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../warnings"
-require_relative "../../reports/parts/rows"
+require_relative "../rows"
 require_relative "../../reports/parts/verdict"
 require_relative "../../plural"
 

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "catalog"
-require_relative "ruby_bench"
-require_relative "matrix"
-require_relative "number_list"
-require_relative "size"
-require_relative "capacity"
+require_relative "../plan/catalog"
+require_relative "../plan/ruby_bench"
+require_relative "../plan/matrix"
+require_relative "../plan/number_list"
+require_relative "../plan/size"
+require_relative "../plan/capacity"
 require_relative "../rubies/target"
 require_relative "../errors"
 
