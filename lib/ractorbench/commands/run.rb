@@ -161,7 +161,7 @@ module Ractorbench
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
         # Checked as a command line is, before any line is written or cut.
-        recorded = Plan::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
+        recorded = Store::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
         writer.drop_partial_line
         catalog = recorded.catalog
         timeout = recorded.timeout
