@@ -11,7 +11,7 @@ require "tmpdir"
 require "ractorbench"
 require "ractorbench/store"
 require "ractorbench/analysis"
-require "ractorbench/reports/parts/rows"
+require "ractorbench/analysis/rows"
 require "ractorbench/plan/catalog"
 
 module CpuExperiments

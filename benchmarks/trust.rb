@@ -15,7 +15,7 @@ require "tmpdir"
 require "ractorbench"
 require "ractorbench/store"
 require "ractorbench/analysis"
-require "ractorbench/reports/parts/rows"
+require "ractorbench/analysis/rows"
 require "ractorbench/rubies/target"
 require "ractorbench/measure/child_environment"
 

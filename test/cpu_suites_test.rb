@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "ractorbench/plan/scaling"
+require_relative "../harness/workloads/tarai"
 
 # The exploring-ractors and ractor-reconsidered suites at a tiny --scale:
 # every run passes its check, and scaling shrinks the work, not the shape.
@@ -9,6 +10,7 @@ class CpuSuitesTest < Minitest::Test
   include CLIHelper
 
   Scaling = Ractorbench::Plan::Scaling
+  Tarai = Ractorbench::Workloads::Tarai
 
   include TempDir
 
@@ -55,9 +57,9 @@ class CpuSuitesTest < Minitest::Test
     calls = 0
     tarai = ->(x, y, z) { (calls += 1) && ((x <= y) ? y : tarai.call(tarai.call(x - 1, y, z), tarai.call(y - 1, z, x), tarai.call(z - 1, x, y))) }
     tarai.call(9, 4, 0)
-    assert_equal calls, Scaling.tarai_calls(9, 4, 0)
-    assert_equal [14, 7, 0], Scaling.tarai_args(14, 7, 0, 1.0)
-    scaled = Scaling.tarai_args(14, 7, 0, 0.05)
-    assert_in_delta 0.05, Scaling.tarai_calls(*scaled).to_f / Scaling.tarai_calls(14, 7, 0), 0.01
+    assert_equal calls, Tarai.calls(9, 4, 0)
+    assert_equal [14, 7, 0], Tarai.scaled_args(14, 7, 0, 1.0)
+    scaled = Tarai.scaled_args(14, 7, 0, 0.05)
+    assert_in_delta 0.05, Tarai.calls(*scaled).to_f / Tarai.calls(14, 7, 0), 0.01
   end
 end

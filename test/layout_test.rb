@@ -62,7 +62,7 @@ class LayoutTest < Minitest::Test
   # in by file, work in forked parts).
   def test_lib_is_laid_out_by_stage
     loose = Dir[File.join(LIB, "ractorbench", "*.rb")].map { |f| File.basename(f, ".rb") }.sort
-    assert_equal %w[analysis api cli console errors forked_parts paths plural printable reports store version], loose
+    assert_equal %w[analysis api cli collector console errors forked_parts paths plural printable reports store version], loose
     folders = Dir[File.join(LIB, "ractorbench", "*/")].map { |d| File.basename(d) }.sort
     assert_equal %w[advisor analysis api cli commands measure plan profile reports rubies stats store], folders
   end

@@ -58,7 +58,7 @@ class MrubyTest < Minitest::Test
     runs = runs_in(out)
     assert_equal ["ok"], runs.reject { |r| r["ruby"] == "mruby" }.map { |r| r["status"] }.uniq
     on_mruby = runs.select { |r| r["ruby"] == "mruby" }
-    subjects = Ractorbench::Analysis::OpsPerSecond::TABLES.flat_map(&:subjects)
+    subjects = Ractorbench::Plan::ConcurrentlyTables::ALL.flat_map(&:subjects)
     assert_equal subjects.size, on_mruby.size, "one mruby run a table entry"
     assert_equal MEASURED.sort, on_mruby.select { |r| r["status"] == "ok" }.map { |r| r.dig("params", "subject") }.uniq.sort
     on_mruby.select { |r| r["status"] == "ok" }.each do |run|

@@ -8,7 +8,7 @@ require_relative "../harness/ractorbench/harness/async_subject"
 class OpsPerSecondTest < Minitest::Test
   include CLIHelper
 
-  SUITE_SUBJECTS = Ractorbench::Analysis::OpsPerSecond::TABLES.flat_map(&:subjects).uniq
+  SUITE_SUBJECTS = Ractorbench::Plan::ConcurrentlyTables::ALL.flat_map(&:subjects).uniq
 
   def figures(samples:, loops:, batch_size: 100)
     Ractorbench::Analysis::OpsPerSecond::RunFigures.new("batch_size" => batch_size, "samples" => samples, "loop_samples" => loops)
@@ -56,10 +56,10 @@ class OpsPerSecondTest < Minitest::Test
         assert_equal ops["executions"], ops["counted"], "#{run["id"]}: the subject did not run as often as timed"
         assert_operator ops["counted"], :>=, 3 * 100, run["id"]
       end
-      Ractorbench::Analysis::OpsPerSecond::TABLES.each { |t| assert_includes result.out, t.title }
+      Ractorbench::Plan::ConcurrentlyTables::ALL.each { |t| assert_includes result.out, t.title }
       assert_match(/conproc\.call_detached +\| Async::Task\.new \+ scheduler\.push; wait 0 a batch/, result.out)
       rows = result.out.lines.grep(/executions in/)
-      assert_equal Ractorbench::Analysis::OpsPerSecond::TABLES.sum { |t| t.subjects.size }, rows.size, "one row per table entry"
+      assert_equal Ractorbench::Plan::ConcurrentlyTables::ALL.sum { |t| t.subjects.size }, rows.size, "one row per table entry"
       rows.each { |row| assert_match(/\d executions in \d\.\d{4} seconds \| +[\d,]+ ± [\d,]+ \| +\d+\.\d%/, row) }
     end
   end

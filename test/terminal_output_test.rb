@@ -7,7 +7,7 @@ require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports/summary"
 require "ractorbench/console"
-require "ractorbench/reports/parts/rows"
+require "ractorbench/analysis/rows"
 
 # What a person sees in a terminal of 80 to 100 columns: no line wider than
 # the terminal (so nothing wraps into a mess), a progress bar that stays on

@@ -39,6 +39,15 @@ module Ractorbench
         end
       end
 
+      # For --scale F: tarai's cost jumps steeply with x, so among tarai(x',
+      # y', z) with y' < x' (same z, same result shape), the one whose number
+      # of calls is nearest (in ratio) to F times tarai(x, y, z)'s.
+      def self.scaled_args(x, y, z, scale)
+        target = calls(x, y, z) * scale
+        candidates = (z + 2..x + 6).flat_map { |a| (z + 1...a).map { |b| [a, b, z] } }
+        candidates.min_by { |args| (Math.log(calls(*args)) - Math.log(target)).abs }
+      end
+
       # One tarai call costs about four plain calls' time.
       def self.estimate(count, params, per_call)
         x, y, z = params.values_at(:x, :y, :z)

@@ -7,7 +7,7 @@ require_relative "store/run_table"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
 require_relative "analysis/first_run"
-require_relative "measure/interference"
+require_relative "analysis/disturbed"
 
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
@@ -95,8 +95,8 @@ module Ractorbench
       def all_disturbed? = !@disturbed_rows.empty? && @disturbed_rows.size == @succeeded_count
 
       # The configuration gives no verdict: no undisturbed run succeeded, or
-      # most of its runs were disturbed (Measure::Interference.too_many?).
-      def too_disturbed? = all_disturbed? || Measure::Interference.too_many?(disturbed_count, columns.size)
+      # most of its runs were disturbed (Analysis::Disturbed.too_many?).
+      def too_disturbed? = all_disturbed? || Analysis::Disturbed.too_many?(disturbed_count, columns.size)
 
       def failed_runs = columns.views(@failed_rows)
 

@@ -8,7 +8,7 @@ require_relative "recommendation"
 require_relative "pattern"
 require_relative "../reports/parts/verdict"
 require_relative "../analysis/warnings"
-require_relative "../measure/interference"
+require_relative "../analysis/disturbed"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
@@ -86,7 +86,7 @@ module Ractorbench
       def complete? = @analysis.failed.zero? && @analysis.digest_check.agree?
 
       # No recommendation when most runs were disturbed by other programs
-      # (Measure::Interference): their figures measure the machine's other
+      # (Analysis::Disturbed): their figures measure the machine's other
       # work as much as this code.
       def inconclusive
         measured = @analysis.runs.select { |r| r.key?("others_cpu") }
@@ -94,7 +94,7 @@ module Ractorbench
         return nil unless hit.size * 2 > measured.size
 
         most = hit.filter_map { |r| (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }.max
-        cause = if Measure::Interference.mostly_stolen?(hit)
+        cause = if Analysis::Disturbed.mostly_stolen?(hit)
           "(the hypervisor took up to #{(most.to_f * 100).round}% of their time from this VM: steal); run again when " \
             "the host is quieter, or on a machine of your own"
         else

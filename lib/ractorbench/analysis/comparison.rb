@@ -6,7 +6,7 @@ require_relative "../stats/mann_whitney"
 require_relative "../stats/holm"
 require_relative "../stats/geometric_mean"
 require_relative "../analysis"
-require_relative "../measure/interference"
+require_relative "disturbed"
 
 module Ractorbench
   class Analysis
@@ -34,7 +34,7 @@ module Ractorbench
         def busy?
           return @busy if defined?(@busy)
 
-          @busy = !disturbed_count.nil? && Measure::Interference.too_many?(disturbed_count, run_count)
+          @busy = !disturbed_count.nil? && Analysis::Disturbed.too_many?(disturbed_count, run_count)
         end
       end
 

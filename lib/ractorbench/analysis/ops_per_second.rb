@@ -1,42 +1,28 @@
 # frozen_string_literal: true
 
 require_relative "../stats/summary"
+require_relative "../plan/concurrently_tables"
 require_relative "../../../harness/ractorbench/harness/subject"
 
 module Ractorbench
   class Analysis
     # The driver's side of the ops-per-second workload (seed 001, the cost of
-    # concurrency itself): the seed's three tables, the arithmetic that turns
-    # a run's raw batch counts and times into operations per second net of
-    # the empty loop, and one row per configuration for the reports.
+    # concurrency itself): the arithmetic that turns a run's raw batch counts
+    # and times into operations per second net of the empty loop, and one row
+    # per configuration for the reports, in the seed's three tables (declared
+    # with the suite that plans them: Plan::ConcurrentlyTables).
     module Analysis::OpsPerSecond
-      WORKLOAD = "ops-per-second"
-
-      # One of the seed's tables: the subjects it shows, in its order.
-      Table = Struct.new(:name, :title, :subjects, keyword_init: true)
-
-      TABLES = [
-        Table.new(name: "call_methods", title: "Call methods: mere invocation of concurrent procs",
-          subjects: %w[proc-call fiber-resume conproc-call conproc-call-nonblock conproc-call-detached
-            conproc-call-and-forget thread-join ractor-value fork-wait]),
-        Table.new(name: "wait_methods", title: "Wait methods: mere waiting",
-          subjects: %w[wait await-readable await-writable]),
-        Table.new(name: "call_methods_waiting", title: "Call methods waiting: waiting inside concurrent procs",
-          subjects: %w[conproc-call conproc-call-nonblock conproc-call-detached-await conproc-call-and-forget
-            waiting-call waiting-call-nonblock waiting-call-detached waiting-call-and-forget])
-      ].freeze
-
       # Runs that are not in one of the seed's tables (e.g. `-w ops-per-second`).
-      OTHER = Table.new(name: nil, title: "Operations per second", subjects: []).freeze
+      OTHER = Plan::ConcurrentlyTables::Table.new(name: nil, title: "Operations per second", subjects: []).freeze
 
       module_function
 
       def group?(group)
-        group.workload == WORKLOAD
+        group.workload == Plan::ConcurrentlyTables::WORKLOAD
       end
 
       def table(name)
-        TABLES.find { |t| t.name == name } || OTHER
+        Plan::ConcurrentlyTables::ALL.find { |t| t.name == name } || OTHER
       end
 
       # What one run's samples add up to. Times are per operation, in
@@ -123,7 +109,7 @@ module Ractorbench
       # [[table, [row, ...]], ...], tables without rows left out.
       def tables(analysis)
         rows = analysis.groups.select { |g| group?(g) }.map { |g| row(g) }
-        rows.group_by { |r| table(r["table"]) }.sort_by { |t, _| TABLES.index(t) || TABLES.size }.map do |t, list|
+        rows.group_by { |r| table(r["table"]) }.sort_by { |t, _| Plan::ConcurrentlyTables::ALL.index(t) || Plan::ConcurrentlyTables::ALL.size }.map do |t, list|
           [t, list.sort_by { |r| [t.subjects.index(r["subject"]) || t.subjects.size, r["subject"], r["ruby"].to_s] }]
         end
       end

@@ -7,7 +7,7 @@ require_relative "work_spread"
 require_relative "reps_advice"
 require_relative "../plural"
 require_relative "../plan/configuration"
-require_relative "../measure/interference"
+require_relative "disturbed"
 
 module Ractorbench
   class Analysis
@@ -177,14 +177,14 @@ module Ractorbench
           "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
                     "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
         end
-        stolen, others = runs.partition { |r| Measure::Interference.stolen?(r) }
+        stolen, others = runs.partition { |r| Analysis::Disturbed.stolen?(r) }
         causes = []
         unless others.empty?
-          causes << ["by other programs (up to #{format("%.1f", others.map { |r| Measure::Interference.share(r, "others_cpu") }.max)} cores busy " \
+          causes << ["by other programs (up to #{format("%.1f", others.map { |r| Analysis::Disturbed.share(r, "others_cpu") }.max)} cores busy " \
             "besides ours)", others.size, "close other programs, or use --wait-quiet"]
         end
         unless stolen.empty?
-          causes << ["by the hypervisor (steal: it took up to #{(stolen.map { |r| Measure::Interference.share(r, "steal") }.max * 100).round}% of " \
+          causes << ["by the hypervisor (steal: it took up to #{(stolen.map { |r| Analysis::Disturbed.share(r, "steal") }.max * 100).round}% of " \
             "a run's time from this VM)", stolen.size, "steal comes from other virtual machines on the same host; run again " \
             "when they are quieter, or on a machine of your own"]
         end

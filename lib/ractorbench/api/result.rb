@@ -2,8 +2,8 @@
 
 require_relative "../store"
 require_relative "../analysis"
-require_relative "../reports/parts/rows"
-require_relative "../reports/parts/winners"
+require_relative "../analysis/rows"
+require_relative "../analysis/winners"
 require_relative "../reports/parts/verdict"
 require_relative "../advisor/outcome"
 require_relative "../plan/configuration"

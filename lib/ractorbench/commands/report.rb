@@ -11,6 +11,7 @@ require_relative "../store/atomic_file"
 require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/side_by_side"
+require_relative "../advisor/outcome"
 require_relative "tour"
 require_relative "try"
 
@@ -60,7 +61,7 @@ module Ractorbench
         pooled_machines(contents)
         analysis = Analysis.new(contents, first_run: @first_run || "auto")
         if @output
-          text = renderer.render(analysis)
+          text = render(renderer, analysis)
           # Names and reasons come from the file: no control character reaches a terminal.
           text = Printable.terminal(text) unless @format == "html"
           Store::AtomicFile.write(@output, text, force: @force)
@@ -125,6 +126,13 @@ module Ractorbench
         nil
       end
 
+      # A page of a file `try` wrote opens with what try concluded.
+      def render(renderer, analysis)
+        return renderer.render(analysis) unless @format == "html" && Advisor::Outcome.try?(analysis)
+
+        renderer.render(analysis, try_outcome: Advisor::Outcome.new(analysis))
+      end
+
       # The summary laid out for the terminal (or 100 columns), as `run`
       # ended with it, then where the rest is (a tour's or try's file: as
       # that command ended); text and bm coloured there.
@@ -143,7 +151,7 @@ module Ractorbench
         elsif HUMAN.include?(@format)
           terminal.paint(Printable.terminal(renderer.render(analysis)))
         else
-          (@format == "html") ? renderer.render(analysis) : Printable.terminal(renderer.render(analysis))
+          (@format == "html") ? render(renderer, analysis) : Printable.terminal(renderer.render(analysis))
         end
       end
     end

@@ -7,14 +7,14 @@ require_relative "../plan/catalog"
 require_relative "../plan/options"
 require_relative "../plan/size"
 require_relative "../plan/capacity"
-require_relative "../plan/recorded_plan"
+require_relative "../store/recorded_plan"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
 require_relative "../rubies/selection"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
-require_relative "../measure/collector"
+require_relative "../collector"
 require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
@@ -161,7 +161,7 @@ module Ractorbench
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
         # Checked as a command line is, before any line is written or cut.
-        recorded = Plan::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
+        recorded = Store::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
         writer.drop_partial_line
         catalog = recorded.catalog
         timeout = recorded.timeout

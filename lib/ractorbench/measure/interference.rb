@@ -22,23 +22,6 @@ module Ractorbench
 
       def self.available? = File.readable?(STAT)
 
-      # Whether a recorded run was disturbed more by the hypervisor than by
-      # other programs: closing programs will not help it.
-      def self.stolen?(run)
-        run["steal"].to_f > run["others_cpu"].to_f && share(run, "steal") > STEAL_SHARE
-      end
-
-      # A recorded run's figure (others_cpu, steal) as a share of its wall time.
-      def self.share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
-
-      # Whether most of these disturbed runs were disturbed by steal.
-      def self.mostly_stolen?(runs) = runs.count { |run| stolen?(run) } * 2 > runs.size
-
-      # Whether so many of some runs were disturbed (more than half) that
-      # they give no verdict: a file `report` calls INCONCLUSIVE, a
-      # configuration `compare` and `report --by` call inconclusive.
-      def self.too_many?(disturbed, runs) = disturbed * 2 > runs
-
       def initialize(stat: STAT)
         @stat = stat
         @tick = Etc.sysconf(Etc::SC_CLK_TCK).to_f

@@ -2,7 +2,6 @@
 
 require_relative "launcher"
 require_relative "outcome"
-require_relative "../rubies/interpreter_settings"
 
 require_relative "../paths"
 
@@ -21,7 +20,7 @@ module Ractorbench
       end
 
       def call(spec, target)
-        settings = Rubies::InterpreterSettings.new(target)
+        settings = target.interpreter_settings
         if (reason = settings.unsupported_reason)
           return {"status" => "unsupported", "reason" => "not supported on this Ruby: #{reason}", "settings" => settings.to_h}
         end

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../../../harness/workloads/tarai"
-
 module Ractorbench
   module Plan
     # How suites shrink work for --scale F when the work is not a count of
@@ -31,18 +29,6 @@ module Ractorbench
         (n + 1).times { a, b = b, a + b }
         2 * a - 1
       end
-
-      # tarai's cost jumps steeply with x, so scaling picks, among tarai(x',
-      # y', z) with y' < x' (same z, same result shape), the one whose number
-      # of calls is nearest (in ratio) to F times tarai(x, y, z)'s. Call
-      # counts come from the recursion itself, memoised, not from timing.
-      def tarai_args(x, y, z, scale)
-        target = tarai_calls(x, y, z) * scale
-        candidates = (z + 2..x + 6).flat_map { |a| (z + 1...a).map { |b| [a, b, z] } }
-        candidates.min_by { |args| (Math.log(tarai_calls(*args)) - Math.log(target)).abs }
-      end
-
-      def tarai_calls(x, y, z) = Workloads::Tarai.calls(x, y, z)
     end
   end
 end

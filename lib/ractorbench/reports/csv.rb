@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "csv"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "../analysis/ops_per_second"
 require_relative "../printable"
 
@@ -49,7 +49,7 @@ module Ractorbench
 
       def ops_key(row, header)
         case header
-        when "workload" then Analysis::OpsPerSecond::WORKLOAD
+        when "workload" then Plan::ConcurrentlyTables::WORKLOAD
         when "failed" then row["failed"].size
         when "model", "ruby", "unsupported" then row[header]
         end

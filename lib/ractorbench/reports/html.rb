@@ -2,13 +2,12 @@
 
 require "erb"
 require_relative "../plan/configuration"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "parts/verdict"
-require_relative "parts/winners"
+require_relative "../analysis/winners"
 require_relative "parts/profile_tables"
 require_relative "html/charts"
 require_relative "html/verdict_boxes"
-require_relative "../advisor/outcome"
 require_relative "svg/sweep_chart"
 require_relative "../analysis/sweep"
 require_relative "../analysis/warnings"
@@ -34,18 +33,21 @@ module Ractorbench
 
       module_function
 
-      def render(analysis)
-        View.new(analysis).render
+      # try_outcome: what `try` concluded (an Advisor::Outcome), for a file
+      # `try` wrote; its page opens with it.
+      def render(analysis, try_outcome: nil)
+        View.new(analysis, try_outcome).render
       end
 
       # What the template can call.
       class View
         include ERB::Util
 
-        attr_reader :analysis, :rows, :charts
+        attr_reader :analysis, :rows, :charts, :try_outcome
 
-        def initialize(analysis)
+        def initialize(analysis, try_outcome = nil)
           @analysis = analysis
+          @try_outcome = try_outcome
           @pairs = Parts::Rows.pairs(analysis)
           @rows = @pairs.map(&:last)
           @charts = Charts.new(analysis, @pairs)
@@ -73,13 +75,6 @@ module Ractorbench
 
         # One box per workload: the answer before the evidence.
         def verdict_boxes = @verdict_boxes ||= VerdictBoxes.new(winners).boxes
-
-        # What `try` concluded, for a results file `try` wrote (else nil).
-        def try_outcome
-          return @try_outcome if defined?(@try_outcome)
-
-          @try_outcome = Advisor::Outcome.try?(analysis) ? Advisor::Outcome.new(analysis) : nil
-        end
 
         # A diagnosis's terminal lines as [label, text, code lines] fields,
         # unwrapped: the page wraps them to its own width.

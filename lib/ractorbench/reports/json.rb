@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "parts/ops_tables"
 require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "../plan/configuration"
 require_relative "parts/verdict"
 require_relative "parts/notes"

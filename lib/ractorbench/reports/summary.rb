@@ -2,7 +2,7 @@
 
 require_relative "text"
 require_relative "../plan/configuration"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "parts/columns"
 require_relative "parts/units"
 require_relative "parts/verdict"

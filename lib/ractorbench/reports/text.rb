@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "terminal-table"
-require_relative "parts/rows"
+require_relative "../analysis/rows"
 require_relative "../plan/configuration"
 require_relative "../forked_parts"
 require_relative "parts/verdict"

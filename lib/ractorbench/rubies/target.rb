@@ -8,6 +8,7 @@ require_relative "../errors"
 require_relative "../measure/child_environment"
 require_relative "../measure/launcher"
 require_relative "child_programs"
+require_relative "interpreter_settings"
 
 module Ractorbench
   module Rubies
@@ -81,6 +82,10 @@ module Ractorbench
       # The programs this Ruby runs (CRuby's harness, or mruby's), by the
       # engine its probe reported.
       def programs = ChildPrograms.for(info)
+
+      # The interpreter settings this Ruby runs with (YJIT, M:N, ...): what
+      # a run records, and why one is not supported here.
+      def interpreter_settings = InterpreterSettings.new(self)
 
       # Runs the ractor-scaling probe (1 ractor, then `workers` at once, CPU
       # per iteration) once and keeps its figures in info, so the header

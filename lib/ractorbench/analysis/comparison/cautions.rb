@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../warnings"
-require_relative "../../reports/parts/rows"
-require_relative "../../reports/parts/verdict"
+require_relative "../rows"
+require_relative "../disturbed"
 require_relative "../../plural"
 
 module Ractorbench
@@ -32,7 +32,7 @@ module Ractorbench
           return busy(comparison.busy_sides) unless comparison.busy_sides.empty?
 
           groups = comparison.compared_groups
-          Reports::Parts::Verdict.busy_line("#{groups.sum(&:disturbed_count)} of #{groups.sum { |g| g.runs.size }} runs compared",
+          Analysis::Disturbed.busy_line("#{groups.sum(&:disturbed_count)} of #{groups.sum { |g| g.runs.size }} runs compared",
             groups.select(&:too_disturbed?).flat_map(&:runs_disturbed), "too many on a side of every configuration to judge")
         end
 
@@ -40,7 +40,7 @@ module Ractorbench
         def busy(sides)
           return nil if sides.empty?
 
-          Reports::Parts::Verdict.busy_line(sides.map { |side| "#{side.disturbed_count} of #{side.run_count} runs of #{side.label}" }.join(" and "),
+          Analysis::Disturbed.busy_line(sides.map { |side| "#{side.disturbed_count} of #{side.run_count} runs of #{side.label}" }.join(" and "),
             sides.flat_map(&:disturbed_runs))
         end
 

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../analysis/ops_per_second"
+require_relative "../concurrently_tables"
 require_relative "../../../../harness/ractorbench/harness/subject"
 
 # "Performance of Concurrently" (seed 001): what concurrency costs before any
@@ -24,7 +24,7 @@ module Ractorbench
           subjects = Harness::Subject.load_all
           tables.each do |table|
             table.subjects.each do |name|
-              suite.entry workload: Analysis::OpsPerSecond::WORKLOAD, models: [subjects.fetch(name).model], configs: [[1, 100]],
+              suite.entry workload: Plan::ConcurrentlyTables::WORKLOAD, models: [subjects.fetch(name).model], configs: [[1, 100]],
                 params: {"subject" => name, "table" => table.name, "time" => TIME}, scale: method(:scale)
             end
           end
@@ -42,12 +42,12 @@ end
 Ractorbench::Plan::Suite.define("concurrently",
   "the cost of concurrency itself: call, wait and waiting-call ops/s, procs vs fibers (async) vs threads/ractors/fork (Performance of Concurrently)",
   reps: 1) do |s|
-  Ractorbench::Plan::Suites::Concurrently.entries(s, Ractorbench::Analysis::OpsPerSecond::TABLES)
+  Ractorbench::Plan::Suites::Concurrently.entries(s, Ractorbench::Plan::ConcurrentlyTables::ALL)
 end
 
 # The tour takes the first table only: its runs are short, but each is a
 # child process that loads async, and the tour repeats every configuration.
-Ractorbench::Analysis::OpsPerSecond::TABLES.each do |table|
+Ractorbench::Plan::ConcurrentlyTables::ALL.each do |table|
   tour = (table.name == "call_methods") ? {tour: {scale: 0.02, reps: 1}} : {}
   Ractorbench::Plan::Suite.define("concurrently-#{table.name.tr("_", "-")}", "Performance of Concurrently's #{table.name} table: #{table.title.sub(/\A[^:]*: /, "")}",
     reps: 1, **tour) do |s|

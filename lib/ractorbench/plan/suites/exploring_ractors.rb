@@ -3,6 +3,7 @@
 require_relative "../suite"
 
 require_relative "../scaling"
+require_relative "../../../../harness/workloads/tarai"
 
 # "Exploring Ruby Ractors" (seed 003): fib(38) x 10 and tarai(14, 7, 0) x 4,
 # serial vs threads vs ractors, each with and without YJIT. The seed's
@@ -20,7 +21,7 @@ Ractorbench::Plan::Suite.define("exploring-ractors",
 
   s.entry workload: "tarai", models: models, configs: [[4, 1]], params: {"x" => 14, "y" => 7, "z" => 0},
     scale: lambda { |entry, f|
-      x, y, z = scaling.tarai_args(*entry.params.values_at("x", "y", "z"), f)
+      x, y, z = Ractorbench::Workloads::Tarai.scaled_args(*entry.params.values_at("x", "y", "z"), f)
       Ractorbench::Plan::Entry.new(**entry.to_h, params: {"x" => x, "y" => y, "z" => z})
     }
 end

@@ -3,6 +3,7 @@
 require_relative "../suite"
 
 require_relative "../scaling"
+require_relative "../../../../harness/workloads/tarai"
 
 # "Ractor reconsidered" (seed 002, RubyKaigi 2023): tarai(14, 7, 0) x 4 and
 # 10,000,000 allocations x 4, sequential (serial) vs parallel (ractors);
@@ -22,7 +23,7 @@ Ractorbench::Plan::Suite.define("ractor-reconsidered",
 
   s.entry workload: "tarai", models: seq_par, configs: [[4, 1]], params: {"x" => 14, "y" => 7, "z" => 0},
     scale: lambda { |e, f|
-      x, y, z = scaling.tarai_args(*e.params.values_at("x", "y", "z"), f)
+      x, y, z = Ractorbench::Workloads::Tarai.scaled_args(*e.params.values_at("x", "y", "z"), f)
       entry.new(**e.to_h, params: {"x" => x, "y" => y, "z" => z})
     }
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../parts/winners"
-require_relative "../parts/rows"
+require_relative "../../analysis/winners"
+require_relative "../../analysis/rows"
 require_relative "../parts/units"
 require_relative "../../plural"
 require_relative "../../analysis"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "rows"
-require_relative "winners"
+require_relative "../../analysis/rows"
+require_relative "../../analysis/winners"
 require_relative "verdict"
 require_relative "units"
 require_relative "../../plan/configuration"

@@ -20,7 +20,7 @@ module Ractorbench
           {"runs" => side.run_count, "disturbed_runs" => side.disturbed_count, "too_disturbed" => side.busy?}
         end
 
-        # The INCONCLUSIVE line (Verdict.busy_line) as a field: null when a verdict is given.
+        # The INCONCLUSIVE line (Analysis::Disturbed.busy_line) as a field: null when a verdict is given.
         def inconclusive(message) = message && {"reason" => "disturbed", "message" => message}
 
         # "8 of 10" (or "8/10"): a group's disturbed runs of all its runs, for a table cell.

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "rows"
+require_relative "../../analysis/rows"
 require_relative "notes"
 require_relative "../../analysis"
 

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "rows"
+require_relative "../../analysis/rows"
 require_relative "../../plan/configuration"
-require_relative "winners"
+require_relative "../../analysis/winners"
 require_relative "markdown_text"
 require_relative "../../analysis/warnings"
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../plural"
-require_relative "../../measure/interference"
+require_relative "../../analysis/disturbed"
 
 module Ractorbench
   module Reports
@@ -25,30 +25,9 @@ module Ractorbench
 
         # Most runs disturbed by other programs: no figure of this file
         # should be taken as the answer.
-        def busy?(analysis) = Measure::Interference.too_many?(analysis.disturbed, analysis.runs.size)
+        def busy?(analysis) = Analysis::Disturbed.too_many?(analysis.disturbed, analysis.runs.size)
 
-        def inconclusive(analysis) = busy_line("#{analysis.disturbed} of #{analysis.runs.size} runs", analysis.disturbed_runs)
-
-        # The INCONCLUSIVE line of any verdict refused for disturbed runs
-        # (`report`, `compare`, `report --by`): counted ("8 of 12 runs"),
-        # their cause, anything more to say, and what to do.
-        def busy_line(counted, disturbed_runs, more = nil)
-          cause, remedy = cause_and_remedy(disturbed_runs)
-          "INCONCLUSIVE: the machine was busy: #{counted} were disturbed #{cause}#{", #{more}" if more}, so no verdict " \
-            "is given; #{remedy}"
-        end
-
-        # What disturbed most of these runs, and what to do about it: steal
-        # is other virtual machines on the host, so closing programs here
-        # does not help.
-        def cause_and_remedy(disturbed_runs)
-          if Measure::Interference.mostly_stolen?(disturbed_runs)
-            ["by the hypervisor taking CPU from this VM (steal)", "run again when the host is quieter, or on a machine " \
-              "of your own (closing programs here will not help)"]
-          else
-            ["by other programs", "close them, or run again with --wait-quiet"]
-          end
-        end
+        def inconclusive(analysis) = Analysis::Disturbed.busy_line("#{analysis.disturbed} of #{analysis.runs.size} runs", analysis.disturbed_runs)
 
         def digest_lines(check, succeeded)
           # Runs without a digest (ops-per-second) check their own counts instead.

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../summary"
-require_relative "../parts/rows"
+require_relative "../../analysis/rows"
 require_relative "../parts/notes"
 require_relative "../parts/disturbance"
 require_relative "../../analysis"

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "../../analysis/row"
-require_relative "../../analysis/ops_per_second"
-require_relative "../../analysis"
-require_relative "../../forked_parts"
-require_relative "../../store/split_read"
-require_relative "../../stats/bootstrap"
+require_relative "row"
+require_relative "ops_per_second"
+require_relative "../analysis"
+require_relative "../forked_parts"
+require_relative "../store/split_read"
+require_relative "../stats/bootstrap"
 
 module Ractorbench
   module Reports

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "../../stats/mann_whitney"
-require_relative "../../stats/holm"
-require_relative "../../analysis/reps_advice"
+require_relative "../stats/mann_whitney"
+require_relative "../stats/holm"
+require_relative "reps_advice"
 
 module Ractorbench
   module Reports

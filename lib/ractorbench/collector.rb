@@ -1,15 +1,15 @@
 # frozen_string_literal: true
 
 require "time"
-require_relative "../printable"
-require_relative "runner"
-require_relative "interference"
-require_relative "../store"
-require_relative "progress"
-require_relative "machine"
-require_relative "sentinel"
-require_relative "../analysis/digest_check"
-require_relative "../plan/configuration"
+require_relative "printable"
+require_relative "measure/runner"
+require_relative "measure/interference"
+require_relative "store"
+require_relative "measure/progress"
+require_relative "measure/machine"
+require_relative "measure/sentinel"
+require_relative "analysis/digest_check"
+require_relative "plan/configuration"
 
 module Ractorbench
   module Measure

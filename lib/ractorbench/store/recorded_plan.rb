@@ -1,16 +1,16 @@
 # frozen_string_literal: true
 
-require_relative "catalog"
-require_relative "ruby_bench"
-require_relative "matrix"
-require_relative "number_list"
-require_relative "size"
-require_relative "capacity"
+require_relative "../plan/catalog"
+require_relative "../plan/ruby_bench"
+require_relative "../plan/matrix"
+require_relative "../plan/number_list"
+require_relative "../plan/size"
+require_relative "../plan/capacity"
 require_relative "../rubies/target"
 require_relative "../errors"
 
 module Ractorbench
-  module Plan
+  module Store
     # The plan a results file's header recorded, checked as the command line
     # would have been before `--resume` runs any of it or writes a line: the
     # timeout, the Rubies, every planned run's fields, the workloads, models
@@ -32,8 +32,8 @@ module Ractorbench
         @targets = targets_of(header["rubies"])
         @matrix = matrix_of(header["plan"])
         checked { names! }
-        checked { Size.check!(@matrix.runs, @catalog, timeout: @timeout) }
-        checked { Capacity.check!(@matrix.runs, @catalog, @targets) }
+        checked { Plan::Size.check!(@matrix.runs, @catalog, timeout: @timeout) }
+        checked { Plan::Capacity.check!(@matrix.runs, @catalog, @targets) }
         own_runs!(runs, adaptive: header["reps"].is_a?(String))
       end
 
@@ -42,9 +42,9 @@ module Ractorbench
       # The header's --load files, and a ruby-bench checkout's loader when
       # the plan runs one (checked as --ruby-bench DIR is).
       def catalog_of(header)
-        catalog = Catalog.default.with(Array(header["load"]))
+        catalog = Plan::Catalog.default.with(Array(header["load"]))
         bench = header["ruby_bench"]
-        bench.is_a?(Hash) ? RubyBench.from_h(bench).catalog(catalog) : catalog
+        bench.is_a?(Hash) ? Plan::RubyBench.from_h(bench).catalog(catalog) : catalog
       end
 
       def refuse(what)
@@ -61,7 +61,7 @@ module Ractorbench
       def timeout_of(header, default)
         return default unless header.key?("timeout")
 
-        NumberList.positive_float("--timeout", header["timeout"].to_s)
+        Plan::NumberList.positive_float("--timeout", header["timeout"].to_s)
       rescue UsageError
         refuse("its header's timeout is #{header["timeout"].inspect}, not a positive number of seconds")
       end
@@ -89,7 +89,7 @@ module Ractorbench
 
         rubies = @targets.map(&:name)
         runs.each_with_index { |run, i| run!(run, i + 1, rubies) }
-        Matrix.from_h(plan)
+        Plan::Matrix.from_h(plan)
       end
 
       def run!(run, number, rubies)
