@@ -2,9 +2,14 @@
 
 require "test_helper"
 require "pty"
+require "stringio"
+require_relative "../examples/json_parse"
 
 # What a collection records and prints: the header, rubies, the seeded order,
-# unsupported models, the suite, and the progress line on a terminal only.
+# unsupported models, the suite, and the progress line on a terminal only;
+# and that the commands and the Ruby API are one Collection called with
+# keywords: the same plan, figures and checks on the same seed, no command
+# line in between.
 class CollectionTest < Minitest::Test
   include CLIHelper
 
@@ -122,5 +127,104 @@ class CollectionTest < Minitest::Test
 
     piped = ractorbench("run", "-w", "noop", "-m", "serial", "--reps", "3", "-o", File.join(@dir, "pipe.jsonl"))
     refute_match(%r{\d/3 \|}, piped.err, "a progress bar leaked into non-terminal output")
+  end
+
+  # tarai computes the same value whoever runs it: two collections of one
+  # plan agree on everything but timings (and the runs other programs
+  # disturbed, which differ from one collection to the next).
+  TARAI = {workloads: %w[tarai], models: %w[serial threads ractors], params: {"x" => 6}, workers: [1, 2], messages: [2],
+           reps: 2, seed: 42}.freeze
+
+  def tarai_cli(path)
+    ractorbench("run", "-w", "tarai", "-m", "serial,threads,ractors", "--param", "x=6", "--workers", "1,2",
+      "--messages", "2", "--reps", "2", "--seed", "42", "-o", path)
+  end
+
+  # Everything two collections of one plan on one seed must share: the
+  # plan, the runs' ids in the order run, each run's outcome and digest.
+  def figures(path)
+    header, *lines = results_lines(path)
+    runs = lines.select { |r| r["type"] == "run" }
+    {seed: header["seed"], plan: header["plan"], rubies: header["rubies"].map { |r| [r["name"], r["argv"]] },
+     ids: runs.map { |r| r["id"] }, outcomes: runs.map { |r| r.values_at("status", "digest", "results") },
+     per_configuration: runs.group_by { |r| r.values_at("model", "workers", "messages") }.transform_values(&:size)}
+  end
+
+  def test_the_api_is_the_collection_called_with_keywords_and_gives_the_clis_figures
+    cli_path = File.join(@dir, "cli.jsonl")
+    cli = tarai_cli(cli_path)
+    assert_equal 0, cli.code, cli.err
+    api = Ractorbench.run(**TARAI, output: File.join(@dir, "api.jsonl"))
+
+    # No command line was built or parsed: the header records the Ruby call.
+    commands = [cli_path, api.path].map { |path| results_lines(path).first["command"] }
+    assert_match(/\Aractorbench run -w tarai /, commands.first)
+    assert_match(/\ARactorbench\.run\(workloads: \["tarai"\], models: \["serial", "threads", "ractors"\], /, commands.last)
+    assert_includes commands.last, "workers: [1, 2], messages: [2], "
+    assert_includes commands.last, "reps: 2, seed: 42, output: #{api.path.inspect})"
+
+    assert_equal figures(cli_path), figures(api.path)
+    assert_equal 12, figures(api.path)[:ids].size, "3 models x 2 worker counts x 2 repetitions"
+    # The same checks: every run succeeded and every model computed serial's results.
+    assert_equal [0, 0], [api.exit_code, cli.code]
+    assert api.analysis.digest_check.agree?
+    assert_equal [12, 0, 0], [api.analysis.succeeded, api.analysis.failed, api.analysis.unsupported]
+    assert_match(/Digests agree/, api.text)
+    assert_match(/Digests agree/, cli.out)
+  end
+
+  # The Collection itself, as the commands call it: the plan as entries,
+  # the Rubies as targets, and back a Finish with the file, the analysis,
+  # the runs by outcome and run's exit status.
+  def test_a_collection_from_keywords_plans_and_records_what_the_cli_does
+    cli_path = File.join(@dir, "cli.jsonl")
+    assert_equal 0, tarai_cli(cli_path).code
+    entries = [Ractorbench::Plan::Entry.new(workload: "tarai", models: %w[serial threads ractors],
+      configs: [[1, 2], [2, 2]], params: {"x" => 6})]
+    log = StringIO.new
+    finish = Ractorbench::Collection.new(catalog: Ractorbench::Plan::Catalog.default, entries: entries,
+      rubies: [Ractorbench::Rubies::Target.current], reps: 2, seed: 42, command: "a test", output: File.join(@dir, "c.jsonl"),
+      progress: log).call
+    assert_equal File.join(@dir, "c.jsonl"), finish.path
+    assert_equal [12, 0, 0, 0], [finish.ok, finish.failed, finish.unsupported, finish.exit_status]
+    assert_equal figures(cli_path), figures(finish.path)
+    header = results_lines(finish.path).first
+    assert_equal "a test", header["command"]
+    assert_equal 2, header["reps"], "run's header records its repetitions"
+    assert_equal results_lines(cli_path).first.keys, header.keys, "one header builder: the same fields in the same order"
+  end
+
+  # A bad keyword is the bad option's one line, the keyword named instead,
+  # and nothing is written.
+  def test_a_bad_keyword_gives_the_bad_options_wording
+    out = File.join(@dir, "x.jsonl")
+    {["--workers", "0"] => {workers: [0]}, ["--timeout", "0"] => {timeout: 0}, ["--seed", "x"] => {seed: "x"},
+     ["--shard", "5/4"] => {shard: "5/4"}, ["--first-run", "never"] => {first_run: "never"}}.each do |(flag, value), keywords|
+      cli = ractorbench("run", "-w", "noop", flag, value, "-o", out)
+      assert_equal 2, cli.code, cli.err
+      line = cli.err.strip.delete_prefix("ractorbench: ")
+      error = assert_raises(Ractorbench::UsageError) { Ractorbench.run(workloads: %w[noop], output: out, **keywords) }
+      keyword = "#{keywords.keys.first}:"
+      assert_equal line.gsub(flag, keyword).sub(value.inspect, keywords.values.first.then { |v| Array(v).first }.inspect),
+        error.message
+      refute_includes error.message, flag
+    end
+    error = assert_raises(Ractorbench::UsageError) { Ractorbench.try(JsonParse, items: 0, output: out) }
+    cli = ractorbench("try", File.join(ROOT, "examples", "json_parse.rb"), "--items", "0", "-o", out)
+    assert_equal cli.err.strip.delete_prefix("ractorbench: ").sub("--items", "items:").sub('"0"', "0"), error.message
+    refute File.exist?(out), "nothing written"
+  end
+
+  # try from Ruby: the header records the call, and the sweep is the CLI's.
+  def test_try_from_ruby_records_the_call_and_sweeps_what_the_cli_sweeps
+    api = Ractorbench.try(JsonParse, items: 60, workers: [1, 2], reps: 1, models: %w[threads], seed: 7,
+      output: File.join(@dir, "api.jsonl"))
+    header = results_lines(api.path).first
+    assert_equal "Ractorbench.try(JsonParse, items: 60, workers: [1, 2], reps: 1, models: [\"threads\"], seed: 7, " \
+      "output: #{api.path.inspect})", header["command"]
+    refute header.key?("reps"), "try's header has never recorded repetitions"
+    assert_equal %w[file module items preflight excluded patterns], header["try"].keys
+    assert_equal [["serial", 1], ["threads", 1], ["threads", 2]], runs_in(api.path).map { |r| [r["model"], r["workers"]] }.sort
+    assert_equal runs_in(api.path).size, api.analysis.succeeded + api.analysis.failed + api.analysis.unsupported
   end
 end

@@ -94,6 +94,13 @@ class LayersTest < Minitest::Test
     assert_empty problems, problems.join("\n")
   end
 
+  # Every file and folder of lib/ractorbench/ is a stage with its place in
+  # the order, even one nothing requires yet: LAYERS is the one list of stages.
+  def test_every_stage_has_a_layer
+    stages = Dir[File.join(ROOT, "lib", "ractorbench", "*")].map { |f| File.basename(f).delete_suffix(".rb") }.uniq
+    assert_empty stages - LAYERS.flatten, "add them to LayersTest::LAYERS"
+  end
+
   # The check can fail: a planted tree whose stages require each other,
   # one of them up the order.
   def test_a_require_up_the_layers_and_two_stages_requiring_each_other_are_named

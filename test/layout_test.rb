@@ -55,15 +55,4 @@ class LayoutTest < Minitest::Test
     problems = found.reject { |_, list| list.empty? }.map { |file, list| "#{file}: #{list.join("; ")}" }
     assert_empty problems, problems.join("\n")
   end
-
-  # The stage folders are the pipeline; anything loose in lib/ractorbench/
-  # is shared by every stage (errors, paths, version, plural words, the
-  # console's width and colour, the CLI, the registries of stages that plug
-  # in by file, work in forked parts).
-  def test_lib_is_laid_out_by_stage
-    loose = Dir[File.join(LIB, "ractorbench", "*.rb")].map { |f| File.basename(f, ".rb") }.sort
-    assert_equal %w[analysis api cli collector console errors forked_parts paths plural printable reports store version], loose
-    folders = Dir[File.join(LIB, "ractorbench", "*/")].map { |d| File.basename(d) }.sort
-    assert_equal %w[advisor analysis api cli commands measure plan profile reports rubies stats store], folders
-  end
 end

@@ -1,10 +1,20 @@
 # frozen_string_literal: true
 
+require "shellwords"
 require "stringio"
 require_relative "errors"
-require_relative "commands/run"
-require_relative "commands/tour"
+require_relative "collection"
+require_relative "printable"
+require_relative "plan/catalog"
+require_relative "plan/options"
+require_relative "plan/adaptive_reps"
+require_relative "plan/shard"
+require_relative "rubies/target"
+require_relative "rubies/variants"
+require_relative "analysis"
+require_relative "reports/summary"
 require_relative "commands/try"
+require_relative "api/keywords"
 require_relative "api/result"
 
 module Ractorbench
@@ -18,10 +28,13 @@ module Ractorbench
   #   Ractorbench.run(workloads: %w[fib], models: %w[serial ractors], workers: [1, 2], reps: 6)
   #   Ractorbench.read(result.path)  # the same Result again, from its results file
   #
-  # Each call runs the command line's own command (the same options, plan,
-  # runner, store and analysis; its output captured in result.text) and
-  # reads the results file back. Bad input raises Ractorbench::UsageError
-  # with the message the command line would print.
+  # Each call hands its keywords, checked as the command line's options are
+  # (API::Keywords), to the same Collection the command line's commands use
+  # (the same plan, runner, store and analysis), no command line built or
+  # parsed; the header records the call. Its Result holds the Analysis the
+  # collection read back from its results file, and what the command line
+  # would print (result.text). Bad input raises Ractorbench::UsageError with
+  # the command line's message, the keyword named instead of the option.
   module API
     module_function
 
@@ -31,12 +44,20 @@ module Ractorbench
     def try(work, items: nil, workers: nil, reps: nil, models: nil, fibers: nil, timeout: nil, ruby: nil, seed: nil,
       output: nil, check: false, wait_quiet: nil)
       file, name = source(work)
-      argv = [file, *option("--module", name), *option("--items", items), *option("--workers", list(workers)),
-        *option("--reps", reps), *option("--models", list(models)), *option("--timeout", timeout), *option("--ruby", ruby),
-        *option("--seed", seed), *option("-o", output), *wait(wait_quiet)]
-      argv << (fibers ? "--fibers" : "--no-fibers") unless fibers.nil?
-      argv << "--check" if check
-      execute(Commands::Try, argv, kind: :try)
+      out = StringIO.new
+      err = StringIO.new
+      command = Keywords.call(:try, name || file.to_s.inspect, items: items, workers: workers, reps: reps, models: models,
+        fibers: fibers, timeout: timeout, ruby: ruby, seed: seed, output: output, check: check, wait_quiet: wait_quiet)
+      try = Commands::Try.with(file: file, command: command, out: out, err: err, module_name: name,
+        items: items && Keywords.positive_integer(:items, items),
+        workers: workers && Keywords.positive_integers(:workers, workers).uniq.sort,
+        reps: reps ? Keywords.positive_integer(:reps, reps) : Commands::Try::DEFAULT_REPS,
+        models: models && Keywords.names(:models, models), fibers: fibers,
+        timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Commands::Try::DEFAULT_TIMEOUT,
+        ruby: ruby&.to_s, seed: seed && Keywords.seed(seed), output: output&.to_s, check: check,
+        quiet_wait: Keywords.quiet_wait(wait_quiet))
+      code = try.call
+      Result.new(kind: :try, path: try.results_path, exit_code: code, text: out.string, log: err.string, analysis: try.analysis)
     end
 
     # Keywords are run's options (`ractorbench help run`): lists as Arrays,
@@ -44,23 +65,57 @@ module Ractorbench
     # Without workloads or a suite, run's defaults (prime, every model).
     def run(workloads: nil, models: nil, workers: nil, messages: nil, params: {}, suite: nil, scale: nil, reps: nil,
       rubies: {}, seed: nil, timeout: nil, output: nil, load: [], time: nil, first_run: nil, wait_quiet: nil, shard: nil, ruby_bench: nil)
-      argv = [*option("--suite", suite), *option("--ruby-bench", ruby_bench), *option("--workloads", list(workloads)), *option("--models", list(models)),
-        *option("--workers", list(workers)), *option("--messages", list(messages)), *option("--scale", scale),
-        *option("--reps", reps), *option("--seed", seed), *option("--timeout", timeout), *option("-o", output),
-        *option("--time", time), *option("--first-run", first_run), *option("--shard", shard), *wait(wait_quiet)]
-      params.each { |key, value| argv.push("--param", "#{key}=#{value}") }
-      rubies.each { |name, command| argv.push("--ruby", "#{name}=#{command}") }
-      Array(load).each { |file| argv.push("--load", file) }
-      execute(Commands::Run, argv, kind: :run)
+      command = Keywords.call(:run, workloads: workloads, models: models, workers: workers, messages: messages, params: params,
+        suite: suite, scale: scale, reps: reps, rubies: rubies, seed: seed, timeout: timeout, output: output, load: load,
+        time: time, first_run: first_run, wait_quiet: wait_quiet, shard: shard, ruby_bench: ruby_bench)
+      plan = Plan::Options.new
+      plan.suite = Keywords.as("--suite", :suite) { Plan::Suite.fetch(suite.to_s) } if suite
+      plan.ruby_bench = Keywords.as("--ruby-bench", :ruby_bench) { Plan::RubyBench.at(ruby_bench.to_s) } if ruby_bench
+      plan.workloads = Keywords.names(:workloads, workloads) if workloads
+      plan.models = Keywords.names(:models, models) if models
+      plan.workers = Keywords.positive_integers(:workers, workers) if workers
+      plan.messages = Keywords.positive_integers(:messages, messages) if messages
+      plan.scale = Keywords.positive_float(:scale, scale) if scale
+      Keywords.as("--param", :params) { params.each { |key, value| plan.add_param("#{key}=#{value}") } }
+      plan.add_param("time=#{Keywords.positive_float(:time, time)}") if time
+      repetitions(plan, reps)
+      shard &&= Keywords.as("--shard", :shard) { Plan::Shard.parse(shard.to_s) }
+      first_run &&= Keywords.as("--first-run", :first_run) { Analysis::FirstRun.parse(first_run.to_s) }
+      catalog = plan.catalog(Plan::Catalog.default.with(Array(load).map(&:to_s)))
+      entries = plan.entries(catalog)
+      log = StringIO.new
+      finish = Collection.new(catalog: catalog, entries: entries, rubies: targets(rubies, plan.suite), reps: plan.repetitions,
+        command: command, output: (output || Collection.default_path("ractorbench")).to_s, seed: seed && Keywords.seed(seed),
+        timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Collection::DEFAULT_TIMEOUT, shard: shard,
+        adaptive: plan.adaptive, quiet_wait: Keywords.quiet_wait(wait_quiet), suite: plan.suite&.name, scale: plan.scale,
+        header: plan.ruby_bench ? {"ruby_bench" => plan.ruby_bench.to_h} : {}, first_run: first_run || "auto",
+        progress: log).call
+      Result.new(kind: :run, path: finish.path, exit_code: finish.exit_status, text: summary(finish.analysis), log: log.string,
+        analysis: finish.analysis)
     end
 
-    def execute(command_class, argv, kind:)
-      out = StringIO.new
-      err = StringIO.new
-      command = command_class.new(argv, out: out, err: err)
-      code = command.call
-      Result.new(kind: kind, path: command.results_path, exit_code: code, text: out.string, log: err.string)
+    # reps: a count, or "auto" / "auto:SECONDS" (--reps auto).
+    def repetitions(plan, reps)
+      return unless reps
+
+      plan.adaptive = Keywords.as("--reps", :reps) { Plan::AdaptiveReps.parse(reps.to_s) }
+      plan.reps = Keywords.positive_integer(:reps, reps) unless plan.adaptive
     end
+
+    # rubies: names to commands; none, the running Ruby. A suite's settings
+    # (YJIT, M:N, ...) make variants of each, as on the command line.
+    def targets(rubies, suite)
+      given = rubies.map do |name, command|
+        argv = Keywords.as("--ruby", :rubies) { Shellwords.split(command.to_s) }
+        raise UsageError, "rubies: #{name} has no command; give NAME => COMMAND, e.g. rubies: {\"yjit\" => \"ruby --yjit\"}" if argv.empty?
+
+        Rubies::Target.new(name: name.to_s, argv: argv)
+      end
+      Rubies::Variants.new.expand(given.empty? ? [Rubies::Target.current] : given, suite)
+    end
+
+    # The closing table `run` prints when its output is not a terminal.
+    def summary(analysis) = Printable.terminal(Reports::Summary.render(analysis))
 
     # [file, module name] of a module with `work`, or [path, nil].
     def source(work)
@@ -76,16 +131,6 @@ module Ractorbench
       end
 
       [file, work.name]
-    end
-
-    def option(name, value) = value.nil? ? [] : [name, value.to_s]
-
-    def list(values) = values && Array(values).join(",")
-
-    def wait(value)
-      return [] if value.nil? || value == false
-
-      (value == true) ? ["--wait-quiet"] : ["--wait-quiet=#{value}"]
     end
   end
 

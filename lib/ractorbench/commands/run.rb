@@ -3,36 +3,32 @@
 require "shellwords"
 require "time"
 require_relative "../printable"
+require_relative "../collection"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
-require_relative "../plan/size"
-require_relative "../plan/capacity"
-require_relative "../store/recorded_plan"
 require_relative "../plan/adaptive_reps"
 require_relative "../plan/shard"
 require_relative "../rubies/target"
 require_relative "../rubies/selection"
 require_relative "../rubies/variants"
-require_relative "../measure/machine"
-require_relative "../collector"
-require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
 require_relative "../reports/summary"
 require_relative "../plural"
 
 require_relative "../measure/quiet_wait"
-require_relative "../profile/stage"
+require_relative "../profile/request"
 require_relative "../reports/parts/profile_tables"
 require_relative "../cli"
 require_relative "../cli/parser"
 
 module Ractorbench
   module Commands
-    # `ractorbench run`: plan the matrix, run each measurement in a fresh
-    # child Ruby, store every run as it finishes, then summarise.
+    # `ractorbench run`: its options into a Collection (plan the matrix,
+    # run each measurement in a fresh child Ruby, store every run as it
+    # finishes), then the summary.
     class Run
-      DEFAULT_TIMEOUT = 600.0
+      DEFAULT_TIMEOUT = Collection::DEFAULT_TIMEOUT
       # Formats for people: coloured on a terminal.
       HUMAN = %w[summary text bm].freeze
       EXIT_CODES = [[0, "every run succeeded and every model computed the same results"],
@@ -59,11 +55,14 @@ module Ractorbench
       attr_reader :results_path
 
       def call
-        @started = Time.now
-        session = @resume ? resume_session : new_session
-        collect(session)
-      ensure
-        session&.writer&.close
+        renderer
+        collection = @resume ? resumed : planned
+        @results_path = collection.path
+        finish = collection.collect
+        @out.write(closing(finish.analysis))
+        note("ractorbench: results in #{finish.path}; #{Printable.command("ractorbench", "report", finish.path)} shows them again, " \
+          "with every statistic behind `--format text`")
+        finish.exit_status
       end
 
       private
@@ -119,77 +118,27 @@ module Ractorbench
           "else vernier), not among the timed runs: where the time went, next to serial's") { |t| @profile = Profile::Request.parse(t) }
       end
 
-      # suspects: ids of runs a signal to the collector alone stopped before;
-      # planned: every run of the plan (on --resume, runs holds those left).
-      Session = Struct.new(:catalog, :targets, :runs, :writer, :timeout, :first_seq, :suspects, :profile, :planned,
-        keyword_init: true)
-
-      def new_session
+      # A new collection of what the options plan, open: its file written
+      # with the header, nothing run yet.
+      def planned
         path = @output || default_output
         Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
         catalog = @plan.catalog(Plan::Catalog.default.with(@files))
         entries = plan_entries(catalog)
         refuse_profile(catalog, entries)
-        given = rubies
-        Plan::Size.count!(entries, rubies: given.size, reps: repetitions, shards: @shard&.count || 1)
-        seed = @seed || Random.new_seed % 2**32
-        plan = Plan::Matrix.build(entries: entries, rubies: given.map(&:name), reps: repetitions, seed: seed)
-        plan, shard = slice(plan)
-        Plan::Size.check!(plan.runs, catalog, timeout: timeout)
-        Plan::Capacity.check!(plan.runs, catalog, given)
-        targets = given.map { |t| t.probe!(timeout: timeout) }
-        probe_scaling(targets, entries)
-        renderer
-        profile = @profile && Profile::Stage.new(@profile, targets, say: method(:note))
-        writer = Store::Writer.create(path, header(plan, targets, catalog).merge(shard)
-          .merge(profile ? {"profile" => profile.to_h} : {}), force: @force)
-        of = @shard ? " (shard #{@shard} of a plan of #{shard.dig("shard", "plan_runs")})" : ""
-        note("ractorbench: #{Plural.count(plan.runs.size, "run")}#{of}, seed #{seed}, results in #{path}")
-        Session.new(catalog: catalog, targets: targets, runs: plan.runs, writer: writer, timeout: timeout, first_seq: 1,
-          profile: profile)
+        collection = Collection.new(catalog: catalog, entries: entries, rubies: rubies, reps: repetitions,
+          command: (["ractorbench", command_name] + @argv).shelljoin, output: path, seed: @seed, timeout: timeout,
+          force: @force, shard: @shard, adaptive: @plan.adaptive, profile: @profile, quiet_wait: @quiet_wait,
+          suite: @plan.suite&.name, scale: @plan.scale, header: @plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {},
+          first_run: @first_run || "auto", progress: @err, say: method(:note)).open
+        of = @shard ? " (shard #{@shard} of a plan of #{collection.planned_runs})" : ""
+        note("ractorbench: #{Plural.count(collection.matrix.runs.size, "run")}#{of}, seed #{collection.matrix.seed}, results in #{path}")
+        collection
       end
 
-      # Finishes a collection: the file locked first (no second writer), then
-      # read; runs recorded are done, a run that took the collector down with
-      # it twice is recorded as failed (Store::Marks), the rest run.
-      def resume_session
+      def resumed
         refuse_plan_options
-        writer = Store::Writer.resume(@resume)
-        contents = Store.read(@resume)
-        header = contents.header
-        if header["merged"]
-          raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
-        end
-        # Checked as a command line is, before any line is written or cut.
-        recorded = Store::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
-        writer.drop_partial_line
-        catalog = recorded.catalog
-        timeout = recorded.timeout
-        targets = recorded.targets.map { |t| t.probe!(timeout: timeout) }
-        done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
-        plan = recorded.matrix
-        pending = plan.runs.reject { |spec| done.key?(spec.id) }
-        renderer
-        note("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated
-        note("ractorbench: resuming #{@resume}: #{Plural.count(done.size, "run")} done, #{pending.size} to go (seed #{plan.seed})")
-        seq = contents.runs.size + 1
-        marks = Store::Marks.unfinished(@resume, done)
-        pending, dead = pending.partition { |spec| (marks[spec.id]&.deaths || 0) < Store::Marks::DEATHS }
-        dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
-        Session.new(catalog: catalog, targets: targets, runs: pending, writer: writer, timeout: timeout, first_seq: seq + dead.size,
-          suspects: marks.values.select(&:suspected).map(&:id), profile: Profile::Stage.resume(header, targets, say: method(:note)),
-          planned: plan.runs)
-      rescue
-        writer&.close
-        raise
-      end
-
-      def record_death(writer, spec, deaths, seq)
-        reason = "the collector died during this run, each of the #{deaths.deaths} times it ran (the run killed or " \
-          "crashed ractorbench, or something else did); recorded as failed so the collection can finish"
-        writer.append({"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => deaths.started_at}
-          .merge(spec.to_h).merge("status" => "failed", "failure" => "collector_died", "reason" => reason))
-        @err.puts("ractorbench: FAILED #{spec.id}: #{reason}")
+        Collection.resume(@resume, quiet_wait: @quiet_wait, first_run: @first_run || "auto", progress: @err, say: method(:note)).open
       end
 
       # --resume runs what the file planned; options that would plan
@@ -210,57 +159,9 @@ module Ractorbench
 
       def plan_entries(catalog) = @plan.entries(catalog)
 
-      # --shard I/N: this job's slice of the plan, and what the header
-      # records of it (the whole plan's fingerprint, for `merge`).
-      def slice(plan)
-        return [plan, {}] unless @shard
-
-        runs = @shard.select(plan.runs)
-        # An empty slice is no error: a CI matrix of fixed size may have one.
-        note("ractorbench: no run of this plan's #{plan.runs.size} falls in shard #{@shard}") if runs.empty?
-        [Plan::Matrix.new(seed: plan.seed, runs: runs), {"shard" => @shard.to_h(plan.runs)}]
-      end
-
-      # Once per Ruby, when the plan runs a ractor model at W >= 2: do W
-      # ractors that share nothing cost more CPU per iteration than one?
-      # W is the plan's largest ractor worker count, at most the usable cores.
-      def probe_scaling(targets, entries)
-        counts = entries.select { |e| e.models.any? { |m| m.start_with?("ractor") } }.flat_map { |e| e.configs.map(&:first) }
-        return if counts.empty? || counts.max < 2
-
-        cores = [Measure::Machine.usable_cores, 2].max
-        workers = counts.max.clamp(2, cores)
-        targets.each { |t| t.scaling_probe!(workers) if t.info.dig("features", "ractor") }
-      end
-
       def repetitions = @plan.repetitions
 
-      def default_output = "ractorbench-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
-
-      def collector(session, count, progress: Measure::Progress.for(count, io: @err))
-        Measure::Collector.new(catalog: session.catalog, targets: session.targets, timeout: session.timeout,
-          writer: session.writer, progress: progress, quiet_wait: @quiet_wait, suspects: session.suspects || [])
-      end
-
-      def collect(session)
-        @results_path = session.writer.path
-        begin
-          collector(session, session.runs.size).collect(session.runs, first_seq: session.first_seq)
-          adapt(session) if @plan.adaptive && !@resume
-          profile(session)
-          session.writer.finish
-        rescue Measure::Collector::Stopped => e
-          stopped(e, session)
-        rescue Store::Writer::Failed => e
-          raise Exit.new(failed(e), 1)
-        end
-        path = session.writer.path
-        analysis = Analysis.new(Store.read(path), first_run: @first_run || "auto")
-        @out.write(closing(analysis))
-        note("ractorbench: results in #{path}; #{Printable.command("ractorbench", "report", path)} shows them again, " \
-          "with every statistic behind `--format text`")
-        (analysis.failed.zero? && analysis.digest_check.agree?) ? 0 : 1
-      end
+      def default_output = Collection.default_path("ractorbench")
 
       # --profile: refused before anything runs when it cannot be honoured.
       def refuse_profile(catalog, entries)
@@ -268,75 +169,6 @@ module Ractorbench
         raise UsageError, "--profile and --shard do not mix: profile one machine's whole collection (merge keeps runs only)" if @shard
 
         @profile.refuse!(entries.flat_map(&:models).uniq.to_h { |m| [m, catalog.model(m).family] })
-      end
-
-      # The profiled runs, after every timed run (the plan's, on --resume).
-      def profile(session)
-        return unless session.profile&.any?
-
-        session.profile.collect(session.planned || session.runs, catalog: session.catalog, targets: session.targets,
-          timeout: session.timeout, writer: session.writer, io: @err, recorded: session.runs.size)
-      end
-
-      def stopped(error, session)
-        path = session.writer.path
-        left = session.runs.size - error.recorded
-        raise Exit.new("#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
-          "to run): #{Printable.command("ractorbench", "run", "--resume", path)} finishes it#{suspect(error)}", 128 + error.signo)
-      end
-
-      # A signal to ractorbench alone during a run may have been the run's.
-      def suspect(error)
-        return "" unless error.suspect
-
-        ". SIG#{Signal.signame(error.signo)} came to ractorbench alone, not to its process group (as Ctrl-C or a closed " \
-          "terminal would), while #{error.suspect} ran: if you did not send it, that run did, and is recorded as failed " \
-          "if it does so again"
-      end
-
-      # The file could not be written (or written back): where its runs are now.
-      def failed(error)
-        path = error.path
-        return error.message unless path && File.file?(path)
-
-        "#{error.message}: fix that, then #{Printable.command("ractorbench", "run", "--resume", path)} finishes it"
-      end
-
-      # --reps auto: more repetitions of the configurations whose median is
-      # still uncertain, a block at a time, within the time budget. One line
-      # tells how far it got: redrawn in place on a terminal, said once at
-      # the end elsewhere; a failure still gets its own line.
-      def adapt(session)
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @plan.adaptive.budget - (Time.now - @started)
-        rng = Random.new(session.runs.size)
-        seq = session.first_seq + session.runs.size
-        rounds = 0
-        loop do
-          break if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
-
-          block = @plan.adaptive.next_block(Analysis.new(Store.read(session.writer.path), first_run: "include"), rng)
-          break if block.empty?
-
-          rounds += 1
-          redraw("ractorbench: --reps #{@plan.adaptive}: round #{rounds}, #{Plural.count(block.size, "configuration")} " \
-            "not yet within ±5%: one more run each")
-          collector(session, block.size, progress: Measure::Progress.new(@err)).collect(block, first_seq: seq)
-          seq += block.size
-        end
-        redraw(nil)
-        return if rounds.zero?
-
-        @err.puts("ractorbench: --reps #{@plan.adaptive}: #{Plural.count(rounds, "more round")} of the configurations " \
-          "not yet within ±5% (#{Plural.count(seq - session.first_seq, "run")} in all)")
-      end
-
-      # One status line, drawn over the last on a terminal (nil clears it).
-      def redraw(line)
-        return unless @err.tty?
-
-        width = parser.terminal(@err).width - 1
-        @err.print("\r\e[K#{line.to_s[0, width]}")
-        @err.flush
       end
 
       def renderer
@@ -383,17 +215,6 @@ module Ractorbench
       end
 
       def timeout = @timeout || DEFAULT_TIMEOUT
-
-      def header(plan, targets, catalog)
-        {
-          "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
-          "command" => (["ractorbench", command_name] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
-          "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
-          "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
-          "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
-        }.merge(@plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {})
-      end
     end
 
     CLI.register("run", Run, "run a suite or a matrix of workloads x models x sizes x rubies")

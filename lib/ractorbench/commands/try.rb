@@ -11,8 +11,8 @@ require_relative "../rubies/target"
 require_relative "../rubies/selection"
 require_relative "../measure/machine"
 require_relative "../plan/matrix"
-require_relative "../collector"
-require_relative "../measure/interference"
+require_relative "../collection"
+require_relative "../console"
 require_relative "../analysis"
 require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
@@ -25,7 +25,7 @@ require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 
 require_relative "../measure/quiet_wait"
-require_relative "../profile/stage"
+require_relative "../profile/request"
 require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../plural"
@@ -84,10 +84,11 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @argv = argv.dup
+        @command = (%w[ractorbench try] + argv).shelljoin
         @reps = DEFAULT_REPS
         @timeout = DEFAULT_TIMEOUT
         parser.parse!(argv)
+        @color = parser.color
         if @example
           raise UsageError, "try takes a FILE or --example NAME, not both" unless argv.empty?
 
@@ -98,8 +99,23 @@ module Ractorbench
         @file = argv.first
       end
 
-      # The results file of the sweep, once call has run (nil after --check).
-      attr_reader :results_path
+      # The same try from keywords, no command line parsed (Ractorbench.try):
+      # each keyword is the option of that name, already checked; command
+      # is what the header records as asked.
+      def self.with(file:, command:, out:, err:, module_name: nil, items: nil, workers: nil, reps: DEFAULT_REPS, models: nil,
+        fibers: nil, timeout: DEFAULT_TIMEOUT, ruby: nil, seed: nil, output: nil, check: false, quiet_wait: nil)
+        allocate.tap do |try|
+          try.instance_eval do
+            @file, @command, @out, @err, @module, @items, @workers = file, command, out, err, module_name, items, workers
+            @reps, @models, @fibers, @timeout, @ruby_text, @seed = reps, models, fibers, timeout, ruby, seed
+            @output, @check, @quiet_wait = output, check, quiet_wait
+          end
+        end
+      end
+
+      # The results file of the sweep and the Analysis of it, once call has
+      # run (nil after --check).
+      attr_reader :results_path, :analysis
 
       def call
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
@@ -156,7 +172,7 @@ module Ractorbench
       end
 
       def check_only(preflight, diagnoses)
-        terminal = parser.terminal(@out)
+        terminal = terminal(@out)
         @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
         models = diagnoses.map(&:model)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
@@ -188,21 +204,25 @@ module Ractorbench
         # Serial ignores the worker count: measured once, it is every count's baseline.
         entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
           Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
-        plan = Plan::Matrix.build(entries: entries, rubies: [target.name], reps: @reps, seed: @seed || Random.new_seed % 2**32)
-        check_size(plan, catalog, target, items, preflight)
-        path = @output || "ractorbench-try-#{File.basename(@file, ".*")}-#{Time.now.strftime("%Y%m%d-%H%M%S")}.jsonl"
+        path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
-        profile = @profile && Profile::Stage.new(@profile, [target], say: ->(line) { @err.puts(parser.terminal(@err).present(line)) })
-        writer = Store::Writer.create(path, header(plan, target, catalog, preflight, items, excluded)
-          .merge(profile ? {"profile" => profile.to_h} : {}), force: @force)
-        @results_path = path
-        announce(plan, models, counts, items, preflight)
-        collect(catalog, target, plan, writer, profile)
-        path = writer.path
-        analysis = Analysis.new(Store.read(path))
+        findings = {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
+                    "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
+        collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
+          output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
+          header: {"try" => findings}, record_reps: false, scaling_probe: false, resumable: false,
+          sizes: ->(plan) { check_size(plan, catalog, target, items, preflight) },
+          # try reports failures itself, after the sweep; on a terminal the
+          # progress bar still shows them as they happen.
+          progress: @err.tty? ? @err : StringIO.new, say: ->(line) { @err.puts(terminal(@err).present(line)) }).open
+        @results_path = collection.path
+        announce(collection.matrix, models, counts, items, preflight)
+        finish = collection.collect
+        path = finish.path
+        analysis = @analysis = finish.analysis
         refuse_disagreement(analysis, preflight, path)
         report = screen(analysis, note)
-        @out.write(parser.terminal(@out).present(report.to_s))
+        @out.write(terminal(@out).present(report.to_s))
         (report.complete? && excluded.empty?) ? 0 : 1
       end
 
@@ -211,12 +231,12 @@ module Ractorbench
       # What try prints at its end, from its results file alone: `report
       # FILE` (the summary) of a try's file prints it again, this command
       # rebuilt from the command line the file records.
-      def ending(analysis) = parser.terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
+      def ending(analysis) = terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
 
       private
 
       def screen(analysis, items_note)
-        Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: parser.terminal(@out).width)
+        Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: terminal(@out).width)
       end
 
       # How the item count was chosen, from what the file recorded: the
@@ -248,7 +268,10 @@ module Ractorbench
         @out.flush
       end
 
-      def say(line) = @out.puts(parser.terminal(@out).present(line))
+      def say(line) = @out.puts(terminal(@out).present(line))
+
+      # How this command's text reaches a terminal: --[no-]color as parsed.
+      def terminal(io) = Console.new(io, color: @color)
 
       # serial (the baseline), the models asked for or the defaults, minus
       # those a diagnosis rules out; by default fibers too when the work
@@ -272,25 +295,6 @@ module Ractorbench
         !fibers.empty? && (@fibers.nil? ? preflight["cpu_share"].to_f < Ractorbench::Advisor::Recommendation::WAITS : @fibers)
       end
 
-      def collect(catalog, target, plan, writer, profile)
-        # try reports failures itself, after the sweep; on a terminal the
-        # progress bar still shows them as they happen.
-        io = @err.tty? ? @err : StringIO.new
-        Measure::Collector.new(catalog: catalog, targets: [target], timeout: @timeout, writer: writer,
-          progress: Measure::Progress.for(plan.runs.size, io: io), quiet_wait: @quiet_wait).collect(plan.runs, first_seq: 1)
-        if profile&.any?
-          profile.collect(plan.runs, catalog: catalog, targets: [target], timeout: @timeout, writer: writer, io: io)
-        end
-        writer.finish
-      rescue Measure::Collector::Stopped => e
-        raise Exit.new("#{e.message}: the run in flight was killed; the #{e.recorded} runs before it are in #{writer.path}",
-          128 + e.signo)
-      rescue Store::Writer::Failed => e
-        raise Exit.new(e.message, 1)
-      ensure
-        writer.close
-      end
-
       # Timings of different computations compare nothing: no report.
       def refuse_disagreement(analysis, preflight, path)
         check = analysis.digest_check
@@ -302,18 +306,6 @@ module Ractorbench
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
           "thread, process or ractor runs it: leave thread, process and ractor identities, object ids, times and random " \
           "numbers out of the result (runs kept in #{path})"
-      end
-
-      def header(plan, target, catalog, preflight, items, excluded)
-        {
-          "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
-          "command" => (%w[ractorbench try] + @argv).shelljoin, "created_at" => Time.now.utc.iso8601,
-          "seed" => plan.seed, "timeout" => @timeout, "scale" => 1.0, "suite" => nil,
-          "machine" => Measure::Machine.describe, "rubies" => [target.to_h],
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h,
-          "try" => {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
-                    "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
-        }
       end
     end
 

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require "time"
+require_relative "../version"
+require_relative "../store"
+require_relative "../measure/machine"
+require_relative "../plan/catalog"
+
+module Ractorbench
+  class Collection
+    # The first line of every results file a collection writes (run, the
+    # tour, try, Ractorbench.run and .try): what was asked (the command line
+    # or the Ruby call), the seed, the machine, the Rubies as probed, the
+    # catalog's extra files, families and shapes, and the whole plan, which
+    # `--resume` runs again and `merge` matches.
+    module Header
+      # reps: what run and the tour record of their repetitions; try's header
+      # has never had the field, so without reps it is left out.
+      UNRECORDED = Object.new.freeze
+
+      module_function
+
+      # extra: the caller's own fields after the plan (ruby_bench, shard,
+      # try's findings, profile), in the order given.
+      def build(command:, plan:, targets:, catalog:, timeout:, scale: 1.0, suite: nil, reps: UNRECORDED, extra: {})
+        {
+          "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
+          "command" => command, "created_at" => Time.now.utc.iso8601,
+          "seed" => plan.seed, "timeout" => timeout, "scale" => scale, "suite" => suite
+        }.merge(recorded_reps(reps)).merge(
+          "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
+          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families,
+          "shapes" => catalog.shapes, "plan" => plan.to_h
+        ).merge(extra)
+      end
+
+      def recorded_reps(reps) = reps.equal?(UNRECORDED) ? {} : {"reps" => reps}
+    end
+  end
+end
