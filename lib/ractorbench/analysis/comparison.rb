@@ -138,7 +138,7 @@ module Ractorbench
 
       def sort_key(group)
         [group.workload, group.params_label.to_s, group.workers.to_i, group.messages.to_i, group.ruby.to_s,
-          (group.model == Analysis::BASELINE) ? "" : group.model]
+          group.baseline_model? ? "" : group.model]
       end
 
       def samples(group) = group.values(metric).compact

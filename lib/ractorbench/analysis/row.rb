@@ -46,8 +46,18 @@ module Ractorbench
           # Runs during which other programs kept the CPUs busy (nil: not measured).
           "disturbed_runs" => (group.disturbed_runs.size if group.interference_recorded?)
         }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header), Gap.row(group, header))
-        new(**figures.transform_keys(&:to_sym))
+        new(**figures.transform_keys(&:to_sym)).tap { |row| row.traits = [group.baseline_model?, group.ceiling_of] }
       end
+
+      # What the row's model is (traits of the model, not figures: kept out
+      # of to_h and so of every format's columns), as [baseline?, ceiling_of].
+      attr_writer :traits
+
+      # Whether the row's model is the one speedups are measured against.
+      def baseline? = @traits&.first || false
+
+      # The per-job models the row's model (a split) is the ceiling of.
+      def ceiling_of = @traits&.last || []
 
       # String keys, as the JSON report and its readers have them.
       def to_h = members.to_h { |m| [m.to_s, self[m]] }

@@ -28,6 +28,9 @@ module Ractorbench
         # Side i's Group when its runs were too disturbed to give a verdict
         # (Group#too_disturbed?): its figures are shown, marked inconclusive.
         def disturbed(i) = groups[i]&.then { |g| g if g.too_disturbed? }
+
+        # Whether the model is a baseline (as its sides' headers record).
+        def baseline? = groups.compact.any?(&:baseline_model?)
       end
 
       attr_reader :by, :sides, :panels
@@ -88,9 +91,10 @@ module Ractorbench
 
       def build(rows, groups)
         keys = rows.flat_map(&:keys).uniq
+        baselines = groups.flat_map(&:values).select(&:baseline_model?).map(&:model).uniq
         keys.group_by { |k| k.take(5) }.sort_by { |(workload, params, workers, messages, ruby), _| [workload, params.to_s, workers.to_i, messages.to_i, ruby.to_s] }
           .map do |(workload, params, workers, messages, ruby), members|
-            models = members.map(&:last).uniq.sort_by { |m| [(m == Analysis::BASELINE) ? 0 : 1, m] }
+            models = members.map(&:last).uniq.sort_by { |m| [baselines.include?(m) ? 0 : 1, m] }
             lines = models.map do |m|
               key = [workload, params, workers, messages, ruby, m]
               Line.new(model: m, cells: rows.map { |r| r[key] }, groups: groups.map { |g| g[key] })

@@ -74,7 +74,7 @@ module Ractorbench
       # this row's median is serial's median).
       def too_short(rows)
         short = rows.select do |r|
-          r["model"] != Analysis::BASELINE && r["speedup"] &&
+          !r.baseline? && r["speedup"] &&
             r["speedup"] * r.dig("messages_time", "median").to_f < SHORT_SECONDS
         end
         return nil if short.empty?
@@ -228,7 +228,7 @@ module Ractorbench
         usable = machine["usable_cores"].to_i
         # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
         # senders measure a mechanism, not scaling.
-        over = rows.select { |r| r["model"] != Analysis::BASELINE && r["speedup"] && r["workers"].to_i > usable }
+        over = rows.select { |r| !r.baseline? && r["speedup"] && r["workers"].to_i > usable }
         return nil if usable.zero? || over.empty?
 
         Warning.new("oversubscribed",

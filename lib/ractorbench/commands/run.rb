@@ -138,7 +138,7 @@ module Ractorbench
         Plan::Size.check!(plan.runs, catalog, timeout: timeout)
         Plan::Capacity.check!(plan.runs, catalog, given)
         targets = given.map { |t| t.probe!(timeout: timeout) }
-        probe_scaling(targets, entries)
+        probe_scaling(targets, entries, catalog)
         renderer
         profile = @profile && Profile::Stage.new(@profile, targets, say: method(:note))
         writer = Store::Writer.create(path, header(plan, targets, catalog).merge(shard)
@@ -221,11 +221,12 @@ module Ractorbench
         [Plan::Matrix.new(seed: plan.seed, runs: runs), {"shard" => @shard.to_h(plan.runs)}]
       end
 
-      # Once per Ruby, when the plan runs a ractor model at W >= 2: do W
-      # ractors that share nothing cost more CPU per iteration than one?
-      # W is the plan's largest ractor worker count, at most the usable cores.
-      def probe_scaling(targets, entries)
-        counts = entries.select { |e| e.models.any? { |m| m.start_with?("ractor") } }.flat_map { |e| e.configs.map(&:first) }
+      # Once per Ruby, when the plan runs a model of the ractor family at
+      # W >= 2: do W ractors that share nothing cost more CPU per iteration
+      # than one? W is the plan's largest ractor worker count, at most the
+      # usable cores.
+      def probe_scaling(targets, entries, catalog)
+        counts = entries.select { |e| e.models.any? { |m| catalog.model(m).family == "ractor" } }.flat_map { |e| e.configs.map(&:first) }
         return if counts.empty? || counts.max < 2
 
         cores = [Measure::Machine.usable_cores, 2].max
@@ -391,7 +392,7 @@ module Ractorbench
           "seed" => plan.seed, "timeout" => timeout, "scale" => @plan.scale, "suite" => @plan.suite&.name,
           "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
+          "load" => catalog.files - Plan::Catalog.default.files, **catalog.traits, "plan" => plan.to_h
         }.merge(@plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {})
       end
     end

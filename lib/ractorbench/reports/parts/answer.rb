@@ -53,9 +53,9 @@ module Ractorbench
         end
 
         def figure(fastest, rows)
-          if fastest["model"] == Analysis::BASELINE
-            best = rows.select { |r| r["speedup"] && r["model"] != Analysis::BASELINE }.max_by { |r| r["speedup"] }
-            return "serial fastest#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)}" if best}"
+          if fastest.baseline?
+            best = rows.select { |r| r["speedup"] && !r.baseline? }.max_by { |r| r["speedup"] }
+            return "#{fastest["model"]} fastest#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)}" if best}"
           end
           return "#{fastest["model"]} fastest, #{Units.short_duration(fastest["messages_time"]["median"])} a run" unless fastest["speedup"]
 

@@ -50,7 +50,7 @@ module Ractorbench
         end
 
         def interval(row)
-          return "" if row["model"] == Analysis::BASELINE
+          return "" if row.baseline?
 
           ci = row["speedup_ci"]
           return "(no interval)" unless ci && ci["low"]
