@@ -34,7 +34,7 @@ module Ractorbench
       def ceiling_of = traits.ceilings.fetch(model, [])
 
       def_delegators :configuration, :workload, :model, :workers, :messages, :params, :ruby, :params_label,
-        :comparison_key, :jobs_key, :label, :title
+        :panel, :jobs_key, :label, :title
 
       # columns: one configuration's Store::Columns; traits: the file's
       # Plan::ModelTraits.
@@ -253,12 +253,12 @@ module Ractorbench
 
     def link_baselines
       bases = groups.select(&:baseline_model?)
-      baselines = bases.to_h { |g| [g.comparison_key, g] }
+      baselines = bases.to_h { |g| [g.panel, g] }
       # Serial ignores the worker count, so a serial run of the same jobs
       # (workers x messages) at another count is the same computation: a
       # sweep (`try`) measures serial once instead of at every count.
       same_jobs = bases.sort_by { |g| g.workers.to_i }.reverse.to_h { |g| [g.jobs_key, g] }
-      groups.each { |g| g.baseline = baselines[g.comparison_key] || same_jobs[g.jobs_key] }
+      groups.each { |g| g.baseline = baselines[g.panel] || same_jobs[g.jobs_key] }
     end
   end
 end

@@ -75,7 +75,15 @@ module Ractorbench
 
       # "fib/threads/w2/m1/n=30/ruby": as Configuration#label, from the row's
       # params text.
-      def label = [workload, model, "w#{workers}", "m#{messages}", params, ruby].compact.join("/")
+      def label = Plan::Configuration.label_of(workload: workload, model: model, workers: workers, messages: messages, params: params, ruby: ruby)
+
+      # The label without the internal parameters, as warnings name a row.
+      def shown_label
+        Plan::Configuration.shown_label(workload: workload, model: model, workers: workers, messages: messages, params: params, ruby: ruby)
+      end
+
+      # All models of this row's workload, size and Ruby (Plan::Panel).
+      def panel = Plan::Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby)
     end
   end
 end

@@ -49,9 +49,7 @@ module Ractorbench
 
       # A configuration named as its label names it, without the internal
       # parameters (Plan::INTERNAL_PARAMS).
-      def label(row)
-        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
-      end
+      def label(row) = row.shown_label
 
       def named(rows)
         shown = rows.first(SHOWN).map { |r| block_given? ? yield(r) : label(r) }
@@ -85,9 +83,7 @@ module Ractorbench
           "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size")
       end
 
-      def label_without_model(row)
-        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
-      end
+      def label_without_model(row) = row.panel.label
 
       def few_samples(rows)
         need = Stats::MedianInterval.min_samples
@@ -102,7 +98,7 @@ module Ractorbench
 
       # Sizes at which models are compared with each other (Winners' tests).
       def comparisons(rows)
-        rows.group_by { |r| r.values_at("workload", "params", "workers", "messages", "ruby") }.count { |_, g| g.size > 1 }
+        rows.group_by(&:panel).count { |_, g| g.size > 1 }
       end
 
       def spread(rows)

@@ -45,7 +45,8 @@ module Ractorbench
         cache[analysis] ||= new(analysis.header, analysis.contents.path)
       end
 
-      def self.key(record) = [record["workload"], Plan::Configuration.params_label(record["params"]), record["workers"], record["messages"], record["ruby"]]
+      # The record's panel (Plan::Panel): all models of its workload, size and Ruby.
+      def self.key(record) = Plan::Configuration.of(record).panel
 
       def self.measure(tool) = (tool == "vernier") ? "thread time" : "core time"
 
@@ -70,7 +71,7 @@ module Ractorbench
           base = baseline ? nil : (by_key[Findings.key(r)] || by_jobs[jobs(r)])
           diff = Difference.new(r["profile"], base["profile"]) if base && r["profile"] && base["tool"] == r["tool"]
           Entry.new(record: r, serial: base, difference: diff, baseline: baseline)
-        end.sort_by { |e| [e.key.map(&:to_s), e.baseline? ? "" : e.model.to_s] }
+        end.sort_by { |e| [e.key.sort_key, e.baseline? ? "" : e.model.to_s] }
       end
 
       attr_reader :entries
@@ -79,8 +80,8 @@ module Ractorbench
 
       # The entry of a report's row (a Row's Hash), or nil.
       def for_row(row)
-        @by_row ||= @entries.to_h { |e| [[*e.key, e.model], e] }
-        @by_row[[row["workload"], row["params"], row["workers"], row["messages"], row["ruby"], row["model"]]]
+        @by_row ||= @entries.to_h { |e| [[e.key, e.model], e] }
+        @by_row[[row.panel, row["model"]]]
       end
 
       # The entries of one workload, size and Ruby together (serial first).
@@ -117,7 +118,7 @@ module Ractorbench
 
       private
 
-      def jobs(record) = [record["workload"], record["workers"].to_i * record["messages"].to_i, Plan::Configuration.params_label(record["params"]), record["ruby"]]
+      def jobs(record) = Plan::Configuration.of(record).jobs_key
 
       def jit_share(profile)
         unnamed = profile["unnamed"] || {}

@@ -33,7 +33,7 @@ module Ractorbench
           lines
         end
 
-        def key(row) = [row["workload"], row["params"], row["workers"], row["messages"], row["ruby"]]
+        def key(row) = row.panel
 
         def line(row, serial)
           cores = row["cores_used"] || row["workers"]

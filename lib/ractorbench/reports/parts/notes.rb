@@ -49,7 +49,7 @@ module Ractorbench
         # results in one), a per-job model's shortfall is what its messages
         # cost: the split's speedup is the ceiling of the work itself.
         def split(rows)
-          rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }.flat_map do |_, group|
+          rows.group_by(&:panel).flat_map do |_, group|
             # Each split model that declares itself the ceiling of per-job ones (Row#ceiling_of).
             group.reject { |r| r.ceiling_of.empty? }.sort_by { |r| r["model"] }.filter_map do |ceiling|
               next unless ceiling["speedup"]
