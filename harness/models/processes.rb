@@ -16,7 +16,7 @@ module Ractorbench
     # worker could have run.
     module Processes
       extend Harness::Model
-      model "processes", "W forked workers fed by a supervisor over pipes", family: "process", shape: "batches", pattern: <<~RUBY
+      model "processes", "W forked workers fed by a supervisor over pipes", family: "process", shape: "batches", vouched_by: %w[marshal], pattern: <<~RUBY
         require "parallel"  # gem "parallel": a forked worker takes the next batch as it finishes one
         results = Parallel.map(ITEMS.each_slice(BATCH).to_a, in_processes: WORKERS) do |batch|
           batch.map { |item| WORK(item) }

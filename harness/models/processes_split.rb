@@ -12,7 +12,7 @@ module Ractorbench
     module ProcessesSplit
       extend Harness::Model
       model "processes-split", "W forked workers, each forked with its share of the jobs, all its results back in one message",
-        family: "process", shape: "split", pattern: <<~RUBY
+        family: "process", shape: "split", ceiling_of: %w[processes], vouched_by: %w[marshal], pattern: <<~RUBY
           require "parallel"  # gem "parallel"
           shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
           results = Parallel.map(shares, in_processes: WORKERS) { |share| share.map { |item| WORK(item) } }.flatten(1)

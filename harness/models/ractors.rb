@@ -10,7 +10,8 @@ module Ractorbench
     # one implementation runs on 3.x and 4.x.
     module Ractors
       extend Harness::Model
-      model "ractors", "W ractors pulling jobs from a coordinator ractor (the pipe of How Fast are Ractors?)", family: "ractor", shape: "messages"
+      model "ractors", "W ractors pulling jobs from a coordinator ractor (the pipe of How Fast are Ractors?)", family: "ractor", shape: "messages",
+        vouched_by: %w[ractor]
 
       def self.unsupported_reason
         "this Ruby has no Ractor" unless Harness::RactorCompat.available?

@@ -16,7 +16,7 @@ module Ractorbench
     module RactorsBatched
       extend Harness::Model
       model "ractors-batched", "W ractors fed batches of jobs at their pace by main, results back a batch at a time",
-        family: "ractor", shape: "batches", pattern: <<~RUBY
+        family: "ractor", shape: "batches", vouched_by: %w[ractor], pattern: <<~RUBY
           inbox = defined?(Ractor::Port) ? Ractor::Port.new : Ractor.current  # Ruby 4.0 : 3.x
           workers = Array.new(WORKERS) do
             Ractor.new(inbox) do |out|

@@ -9,7 +9,8 @@ module Ractorbench
     # job), workers send results back, one message a job.
     module RactorsPipeless
       extend Harness::Model
-      model "ractors-pipeless", "W ractors, main sends each its share of jobs directly", family: "ractor", shape: "messages"
+      model "ractors-pipeless", "W ractors, main sends each its share of jobs directly", family: "ractor", shape: "messages",
+        vouched_by: %w[ractor]
 
       def self.unsupported_reason
         "this Ruby has no Ractor" unless Harness::RactorCompat.available?

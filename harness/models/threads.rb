@@ -7,7 +7,7 @@ module Ractorbench
     # W threads pull from one Thread::Queue; the GVL lets one run Ruby at a time.
     module Threads
       extend Harness::Model
-      model "threads", "W threads pulling jobs from a Thread::Queue", family: "thread", shape: "queue", pattern: <<~RUBY
+      model "threads", "W threads pulling jobs from a Thread::Queue", family: "thread", shape: "queue", vouched_by: %w[threads], pattern: <<~RUBY
         queue = Thread::Queue.new
         ITEMS.each_with_index { |item, i| queue << [item, i] }
         queue.close

@@ -3,6 +3,7 @@
 require "forwardable"
 require_relative "plan/catalog"
 require_relative "plan/configuration"
+require_relative "plan/model_traits"
 require_relative "store/run_table"
 require_relative "stats/summary"
 require_relative "analysis/digest_check"
@@ -12,24 +13,34 @@ require_relative "analysis/disturbed"
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
   # (workload, model, workers, messages, parameters, ruby): statistics of
-  # both times, speedup over the serial baseline, CPU use, memory, failures.
+  # both times, speedup over the baseline (a model declared one: serial),
+  # CPU use, memory, failures.
   class Analysis
-    BASELINE = "serial"
-
     # One configuration's samples and what they add up to, read from its
     # Store::Columns: rows, not Hashes, so a million runs stay cheap.
     class Group
       extend Forwardable
 
       attr_reader :configuration, :columns
+      # The group speedups are measured against (nil: none in its panel).
       attr_accessor :baseline
+      # What its model is, as the file recorded it (Plan::ModelTraits).
+      attr_reader :traits
+
+      # Whether its model is one speedups are measured against.
+      def baseline_model? = traits.baseline?(model)
+
+      # The per-job models its model (a split) is the ceiling of.
+      def ceiling_of = traits.ceilings.fetch(model, [])
 
       def_delegators :configuration, :workload, :model, :workers, :messages, :params, :ruby, :params_label,
-        :comparison_key, :jobs_key, :label, :title
+        :panel, :jobs_key, :label, :title
 
-      # columns: one configuration's Store::Columns.
-      def initialize(columns, digest_check, first_run: nil)
+      # columns: one configuration's Store::Columns; traits: the file's
+      # Plan::ModelTraits.
+      def initialize(columns, digest_check, traits:, first_run: nil)
         @columns = columns
+        @traits = traits
         @configuration = columns.configuration
         sort_rows(digest_check.wrong_rows(columns))
         set_apart_first_run(first_run) if first_run
@@ -185,9 +196,9 @@ module Ractorbench
     def initialize(contents, first_run: "auto")
       @contents = contents
       @runs = Store::RunTable.of(contents.runs)
-      @digest_check = Analysis::DigestCheck.new(@runs.columns)
+      @digest_check = Analysis::DigestCheck.new(@runs.columns, baseline: method(:baseline?))
       @first_run = Analysis::FirstRun.new(first_run, contents.header)
-      @groups = @runs.columns.map { |columns| Group.new(columns, @digest_check, first_run: @first_run) }
+      @groups = @runs.columns.map { |columns| Group.new(columns, @digest_check, traits: traits, first_run: @first_run) }
       link_baselines
     end
 
@@ -221,17 +232,18 @@ module Ractorbench
     # before that have only load averages).
     def interference_recorded? = groups.any?(&:interference_recorded?)
 
-    # A model's family (serial, thread, process, ractor, fiber): as the
-    # header recorded it, else, for a file written before families were
-    # recorded, as the models installed here declare it.
-    def family(model)
-      (header["families"] || {})[model] || Plan::Catalog.default.families[model]
-    end
+    # What each model is (family, shape, baseline, ceilings, checks), as
+    # the header recorded it, else derived for an older file.
+    def traits = @traits ||= Plan::ModelTraits.of(header)
+
+    # A model's family (serial, thread, process, ractor, fiber).
+    def family(model) = traits.family(model)
 
     # How the model hands out work ("split", "batches", ...), as recorded.
-    def shape(model)
-      (header["shapes"] || {})[model] || Plan::Catalog.default.shapes[model]
-    end
+    def shape(model) = traits.shape(model)
+
+    # Whether speedups are measured against this model.
+    def baseline?(model) = traits.baseline?(model)
 
     private
 
@@ -240,13 +252,13 @@ module Ractorbench
     def in_file_order(runs) = runs.sort_by { |r| [r.offset || 0, r.row] }
 
     def link_baselines
-      baselines = groups.select { |g| g.model == BASELINE }.to_h { |g| [g.comparison_key, g] }
+      bases = groups.select(&:baseline_model?)
+      baselines = bases.to_h { |g| [g.panel, g] }
       # Serial ignores the worker count, so a serial run of the same jobs
       # (workers x messages) at another count is the same computation: a
       # sweep (`try`) measures serial once instead of at every count.
-      same_jobs = groups.select { |g| g.model == BASELINE }.sort_by { |g| g.workers.to_i }.reverse
-        .to_h { |g| [g.jobs_key, g] }
-      groups.each { |g| g.baseline = baselines[g.comparison_key] || same_jobs[g.jobs_key] }
+      same_jobs = bases.sort_by { |g| g.workers.to_i }.reverse.to_h { |g| [g.jobs_key, g] }
+      groups.each { |g| g.baseline = baselines[g.panel] || same_jobs[g.jobs_key] }
     end
   end
 end

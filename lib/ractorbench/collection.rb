@@ -155,7 +155,7 @@ module Ractorbench
     # ractors that share nothing cost more CPU per iteration than one?
     # W is the plan's largest ractor worker count, at most the usable cores.
     def probe_scaling(targets)
-      counts = @entries.select { |e| e.models.any? { |m| m.start_with?("ractor") } }.flat_map { |e| e.configs.map(&:first) }
+      counts = @entries.select { |e| e.models.any? { |m| @catalog.model(m).family == "ractor" } }.flat_map { |e| e.configs.map(&:first) }
       return if counts.empty? || counts.max < 2
 
       cores = [Measure::Machine.usable_cores, 2].max

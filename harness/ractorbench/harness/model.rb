@@ -21,24 +21,50 @@ module Ractorbench
         "split" => "each taking an equal share of the items"
       }.freeze
 
-      attr_reader :name, :description, :file, :family, :shape, :pattern
+      # The checks `try` makes of a user's work before its sweep
+      # (harness/try/preflight.rb's stages): a model names those that must
+      # pass for it to run the work (vouched_by); a check that fails rules
+      # out every model it vouches for.
+      CHECKS = {
+        "ractor" => "work(item) inside a ractor",
+        "threads" => "work(item) in threads side by side",
+        "marshal" => "items and results through Marshal"
+      }.freeze
+
+      # What the driver knows a model by: it reasons by these, never by a
+      # model's name. Recorded in a results header (Plan::Catalog#traits).
+      TRAITS = %i[family shape pattern baseline ceiling_of vouched_by].freeze
+
+      attr_reader :name, :description, :file, :family, :shape, :pattern, :ceiling_of, :vouched_by
+
+      # Speedups are measured against a baseline model, and its results are
+      # the reference every other model's must match.
+      def baseline = @baseline || false
 
       # shape: one of SHAPES; pattern: a few lines of Ruby a user can copy
       # that hand work out the same way (WORK(item), ITEMS, W and BATCH stand
-      # for the user's call, list, worker count and batch size).
-      def model(name, description, family: nil, shape: nil, pattern: nil)
+      # for the user's call, list, worker count and batch size). baseline:
+      # true for the model speedups are measured against; ceiling_of: the
+      # per-job models this one (a split) is the ceiling of; vouched_by: the
+      # CHECKS that must pass before it runs a user's work.
+      def model(name, description, family: nil, shape: nil, pattern: nil, baseline: false, ceiling_of: [], vouched_by: [])
         unless family.nil? || FAMILIES.include?(family.to_s)
           raise ArgumentError, "model #{name}: family #{family.inspect} is not one of #{FAMILIES.join(", ")}"
         end
         unless shape.nil? || SHAPES.key?(shape.to_s)
           raise ArgumentError, "model #{name}: shape #{shape.inspect} is not one of #{SHAPES.keys.join(", ")}"
         end
+        unknown = Array(vouched_by).map(&:to_s) - CHECKS.keys
+        raise ArgumentError, "model #{name}: vouched_by #{unknown.first.inspect} is not one of #{CHECKS.keys.join(", ")}" unless unknown.empty?
 
         @name = name
         @description = description
         @family = family&.to_s
         @shape = shape&.to_s
         @pattern = pattern
+        @baseline = baseline ? true : false
+        @ceiling_of = Array(ceiling_of).map(&:to_s).freeze
+        @vouched_by = Array(vouched_by).map(&:to_s).freeze
         @file = caller_locations(1, 1).first.absolute_path
         Harness.register_model(self)
       end

@@ -5,6 +5,7 @@ require_relative "finding"
 require_relative "ractor_problem"
 require_relative "ractor_fix"
 require_relative "threads_problem"
+require_relative "../plural"
 
 module Ractorbench
   module Advisor
@@ -17,16 +18,18 @@ module Ractorbench
       WIDTH = 100
       LABEL = 9 # "  where: "
 
-      attr_reader :model, :headline, :findings
+      # check: the check that failed (Harness::Model::CHECKS), which rules
+      # out every model it vouches for; family: the family those models
+      # carry their work in, named in the diagnosis ("ractors: ...").
+      attr_reader :check, :family, :headline, :findings
 
-      # The family of models a diagnosis rules out (model is its name in words).
-      FAMILIES = {"ractors" => "ractor", "threads" => "thread", "processes" => "process"}.freeze
-
-      def family = FAMILIES.fetch(model)
+      # What the diagnosis rules out, in words: "ractors".
+      def subject = Plural.word(2, family)
 
       # fix: [text, code lines] of a fix that covers the findings without one.
-      def initialize(model:, headline:, findings:, fix: nil, notes: [])
-        @model = model
+      def initialize(check:, family:, headline:, findings:, fix: nil, notes: [])
+        @check = check
+        @family = family
         @headline = headline
         @findings = findings
         @fix = fix
@@ -38,7 +41,7 @@ module Ractorbench
       # is said once.
       def lines(width: WIDTH)
         @width = width
-        out = ["#{model}: #{headline}"]
+        out = ["#{subject}: #{headline}"]
         findings.each_with_index do |f, i|
           out.concat(field("what", f.what))
           out << clip("  where: #{at(f)}")
@@ -71,7 +74,7 @@ module Ractorbench
         findings = readers.map(&:finding)
         headline = (readers.size == 1) ? readers.first.headline : "not Ractor-safe"
         count = (problems.size > 1) ? " (#{problems.size} problems, found in one check)" : ""
-        new(model: "ractors", headline: "cannot run this work: #{headline}#{count}", findings: findings,
+        new(check: "ractor", family: "ractor", headline: "cannot run this work: #{headline}#{count}", findings: findings,
           fix: combined_fix(preflight, problems, findings), notes: stop_note(preflight, problems, findings))
       end
 
@@ -112,7 +115,7 @@ module Ractorbench
 
         readers = problems.map { |facts| ThreadsProblem.new(facts, preflight) }
         findings = readers.map(&:finding)
-        new(model: "threads", headline: "cannot run this work safely: #{readers.first.headline}", findings: findings)
+        new(check: "threads", family: "thread", headline: "cannot run this work safely: #{readers.first.headline}", findings: findings)
       end
 
       # nil when every sampled item and result survives Marshal.
@@ -122,7 +125,7 @@ module Ractorbench
 
         what = "#{facts["path"] || facts["what"]} (of item #{facts["index"]}) is #{a(facts["class"])}"
         where = (facts["what"] == "result") ? preflight["work_location"] : (preflight["items_location"] || preflight["work_location"])
-        new(model: "processes", headline: "cannot run this work: its #{facts["what"]}s cannot be sent between processes",
+        new(check: "marshal", family: "process", headline: "cannot run this work: its #{facts["what"]}s cannot be sent between processes",
           findings: [Finding.new(what: "#{what} (Marshal: #{facts["message"]})", where: where,
             why: "forked workers receive items and send results back with Marshal, which cannot write #{a(facts["class"])}",
             fix: "make #{facts["what"]}s plain data (numbers, strings, arrays, hashes, Structs); for a class of yours, " \

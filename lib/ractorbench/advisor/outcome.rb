@@ -81,7 +81,7 @@ module Ractorbench
 
       # A model that failed in the sweep on an item the check did not try.
       def failure_diagnoses(known)
-        return [] if known.any? { |d| d.family == "ractor" }
+        return [] if known.any? { |d| d.check == "ractor" }
 
         reason = @analysis.runs.find { |r| @analysis.family(r["model"]) == "ractor" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
         diagnosis = reason && Diagnosis.from_failure(reason, preflight)

@@ -5,6 +5,7 @@ require_relative "../analysis/sweep"
 require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
+require_relative "../plural"
 
 module Ractorbench
   module Advisor
@@ -26,7 +27,8 @@ module Ractorbench
       # Families this close to the best tie even when their intervals part:
       # a difference too small to choose a model by.
       CLOSE = 0.05
-      FAMILY_NAMES = {"thread" => "threads", "fiber" => "fibers", "process" => "forked processes", "ractor" => "ractors"}.freeze
+      # Each family's name in a sentence: its units, forked where it helps.
+      FAMILY_NAMES = EASE.to_h { |f| [f, Plural.word(2, f)] }.merge("process" => "forked processes").freeze
 
       # A family's answer: its fastest point (best) and the fewest workers
       # within the noise of it (point), with the series that ran it.

@@ -124,7 +124,7 @@ module Ractorbench
 
       def serial_rows
         @panel.baseline.map do |p|
-          ["serial", p.workers, p.samples, seconds(p.time), "1× (baseline)", "", "", percent(p.cpu), memory(p)]
+          [p.row["model"], p.workers, p.samples, seconds(p.time), "1× (baseline)", "", "", percent(p.cpu), memory(p)]
         end
       end
 

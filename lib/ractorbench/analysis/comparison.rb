@@ -137,8 +137,7 @@ module Ractorbench
       end
 
       def sort_key(group)
-        [group.workload, group.params_label.to_s, group.workers.to_i, group.messages.to_i, group.ruby.to_s,
-          (group.model == Analysis::BASELINE) ? "" : group.model]
+        [*group.panel.sort_key, group.baseline_model? ? "" : group.model]
       end
 
       def samples(group) = group.values(metric).compact

@@ -5,8 +5,9 @@ require_relative "../store/columns"
 module Ractorbench
   class Analysis
     # Every model of one workload must compute the same thing. Runs are grouped
-    # by what they computed (workload, number of jobs, parameters); the serial
-    # runs' digest is the reference where there are any, else the majority's.
+    # by what they computed (workload, number of jobs, parameters); the
+    # baseline's runs' digest is the reference where there are any, else the
+    # majority's.
     # Runs that disagree are failures and leave the statistics.
     class Analysis::DigestCheck
       Disagreement = Struct.new(:key, :expected, :runs, keyword_init: true)
@@ -14,8 +15,10 @@ module Ractorbench
 
       attr_reader :consensus, :disagreements
 
-      # columns: the Store::Columns of every configuration of a file.
-      def initialize(columns)
+      # columns: the Store::Columns of every configuration of a file;
+      # baseline: whether a model is a baseline (Plan::ModelTraits#baseline?).
+      def initialize(columns, baseline:)
+        @baseline = baseline
         @consensus = {}
         @disagreements = []
         @wrong_rows = {}
@@ -46,8 +49,7 @@ module Ractorbench
 
       # What a configuration computed: its workload, jobs and parameters.
       def self.key(configuration)
-        params = (configuration.params || {}).sort.map { |k, v| "#{k}=#{v}" }.join(",")
-        [configuration.workload, configuration.workers.to_i * configuration.messages.to_i, params]
+        [configuration.workload, configuration.workers.to_i * configuration.messages.to_i, configuration.params_label.to_s]
       end
 
       private
@@ -69,10 +71,10 @@ module Ractorbench
         rows.select { |row| digests[row] && statuses[row] == "ok" }.group_by { |row| digests[row] }
       end
 
-      # The serial runs' most common digest (else all runs'), the first to
-      # come of those as common.
+      # The baseline's runs' most common digest (else all runs'), the first
+      # to come of those as common.
       def reference(digests)
-        serial = digests.select { |c, _| c.configuration.model == Analysis::BASELINE }.values
+        serial = digests.select { |c, _| @baseline.call(c.configuration.model) }.values
         counts = Hash.new(0)
         (serial.all?(&:empty?) ? digests.values : serial).each { |by_digest| by_digest.each { |digest, rows| counts[digest] += rows.size } }
         counts.max_by { |_, count| count }.first

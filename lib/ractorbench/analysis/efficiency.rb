@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../plan/catalog"
-
 require_relative "../rubies/interpreter_settings"
 require_relative "vm_serialisation"
 
@@ -24,10 +22,7 @@ module Ractorbench
 
       module_function
 
-      def ractor?(group, header)
-        family = (header["families"] || {})[group.model] || Plan::Catalog.default.families[group.model]
-        family == "ractor"
-      end
+      def ractor?(group) = group.traits.family(group.model) == "ractor"
 
       def row(group, header)
         usable = header.dig("machine", "usable_cores").to_i
@@ -42,19 +37,19 @@ module Ractorbench
           "baseline_samples" => (group.baseline.cpu_seconds.n if cost),
           "contention" => cost ? contention?(group, cost) : nil,
           # This row runs ractors on a Ruby whose VM serialises them.
-          "vm_serialises" => ractor?(group, header) && Analysis::VmSerialisation.names(header).include?(group.ruby),
+          "vm_serialises" => ractor?(group) && Analysis::VmSerialisation.names(header).include?(group.ruby),
           "settings" => settings(group, header)
         }
       end
 
       def efficiency(group, cores)
-        return nil if group.model == BASELINE || cores.nil? || group.speedup.nil?
+        return nil if group.baseline_model? || cores.nil? || group.speedup.nil?
 
         group.speedup / cores
       end
 
       def cpu_cost(group)
-        return nil if group.model == BASELINE || group.baseline.nil?
+        return nil if group.baseline_model? || group.baseline.nil?
 
         base = group.baseline.cpu_seconds.median
         mine = group.cpu_seconds.median

@@ -46,8 +46,18 @@ module Ractorbench
           # Runs during which other programs kept the CPUs busy (nil: not measured).
           "disturbed_runs" => (group.disturbed_runs.size if group.interference_recorded?)
         }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header), Gap.row(group, header))
-        new(**figures.transform_keys(&:to_sym))
+        new(**figures.transform_keys(&:to_sym)).tap { |row| row.traits = [group.baseline_model?, group.ceiling_of] }
       end
+
+      # What the row's model is (traits of the model, not figures: kept out
+      # of to_h and so of every format's columns), as [baseline?, ceiling_of].
+      attr_writer :traits
+
+      # Whether the row's model is the one speedups are measured against.
+      def baseline? = @traits&.first || false
+
+      # The per-job models the row's model (a split) is the ceiling of.
+      def ceiling_of = @traits&.last || []
 
       # String keys, as the JSON report and its readers have them.
       def to_h = members.to_h { |m| [m.to_s, self[m]] }
@@ -65,7 +75,15 @@ module Ractorbench
 
       # "fib/threads/w2/m1/n=30/ruby": as Configuration#label, from the row's
       # params text.
-      def label = [workload, model, "w#{workers}", "m#{messages}", params, ruby].compact.join("/")
+      def label = Plan::Configuration.label_of(workload: workload, model: model, workers: workers, messages: messages, params: params, ruby: ruby)
+
+      # The label without the internal parameters, as warnings name a row.
+      def shown_label
+        Plan::Configuration.shown_label(workload: workload, model: model, workers: workers, messages: messages, params: params, ruby: ruby)
+      end
+
+      # All models of this row's workload, size and Ruby (Plan::Panel).
+      def panel = Plan::Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby)
     end
   end
 end

@@ -28,6 +28,9 @@ module Ractorbench
         # Side i's Group when its runs were too disturbed to give a verdict
         # (Group#too_disturbed?): its figures are shown, marked inconclusive.
         def disturbed(i) = groups[i]&.then { |g| g if g.too_disturbed? }
+
+        # Whether the model is a baseline (as its sides' headers record).
+        def baseline? = groups.compact.any?(&:baseline_model?)
       end
 
       attr_reader :by, :sides, :panels
@@ -82,21 +85,22 @@ module Ractorbench
 
       private
 
+      # [panel, model]: by machine a panel is one Ruby's; by Ruby, every Ruby's.
       def key(group)
-        [group.workload, group.params_label, group.workers, group.messages, (group.ruby if by == "machine"), group.model]
+        [(by == "machine") ? group.panel : group.panel.without_ruby, group.model]
       end
 
       def build(rows, groups)
         keys = rows.flat_map(&:keys).uniq
-        keys.group_by { |k| k.take(5) }.sort_by { |(workload, params, workers, messages, ruby), _| [workload, params.to_s, workers.to_i, messages.to_i, ruby.to_s] }
-          .map do |(workload, params, workers, messages, ruby), members|
-            models = members.map(&:last).uniq.sort_by { |m| [(m == Analysis::BASELINE) ? 0 : 1, m] }
-            lines = models.map do |m|
-              key = [workload, params, workers, messages, ruby, m]
-              Line.new(model: m, cells: rows.map { |r| r[key] }, groups: groups.map { |g| g[key] })
-            end
-            Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby, lines: lines)
+        baselines = groups.flat_map(&:values).select(&:baseline_model?).map(&:model).uniq
+        keys.group_by(&:first).sort_by { |panel, _| panel.sort_key }.map do |panel, members|
+          models = members.map(&:last).uniq.sort_by { |m| [baselines.include?(m) ? 0 : 1, m] }
+          lines = models.map do |m|
+            key = [panel, m]
+            Line.new(model: m, cells: rows.map { |r| r[key] }, groups: groups.map { |g| g[key] })
           end
+          Panel.new(**panel.to_h, lines: lines)
+        end
       end
     end
   end

@@ -60,11 +60,11 @@ module Ractorbench
       private
 
       def panel(key, members)
-        others = members.reject { |g, _| g.model == Analysis::BASELINE }
+        others = members.reject { |g, _| g.baseline_model? }
         return nil if others.map { |g, _| g.workers }.uniq.size < @min_counts
 
         workload, params, ruby, jobs = key
-        serial = members.select { |g, _| g.model == Analysis::BASELINE }
+        serial = members.select { |g, _| g.baseline_model? }
         series = others.group_by { |g, _| g.model }.sort.map do |model, list|
           points = list.sort_by { |g, _| g.workers.to_i }.map { |g, row| point(g, row) }
           used = fitted_points(points)
@@ -87,7 +87,7 @@ module Ractorbench
       # With a 95% interval of the speedup, whether it excludes 1; with too few
       # runs for one, whether every run of one side beat every run of the other.
       def verdict(group, ci)
-        return :unknown if group.baseline.nil? || group.model == Analysis::BASELINE
+        return :unknown if group.baseline.nil? || group.baseline_model?
         return :faster if ci["low"] && ci["low"] > 1
         return :slower if ci["high"] && ci["high"] < 1
         return :same if ci["low"]

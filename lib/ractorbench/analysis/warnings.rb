@@ -57,9 +57,7 @@ module Ractorbench
 
       # A configuration named as its label names it, without the internal
       # parameters (Plan::INTERNAL_PARAMS).
-      def label(row)
-        [row["workload"], row["model"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
-      end
+      def label(row) = row.shown_label
 
       def named(rows)
         shown = rows.first(SHOWN).map { |r| block_given? ? yield(r) : label(r) }
@@ -82,7 +80,7 @@ module Ractorbench
       # this row's median is serial's median).
       def too_short(rows)
         short = rows.select do |r|
-          r["model"] != Analysis::BASELINE && r["speedup"] &&
+          !r.baseline? && r["speedup"] &&
             r["speedup"] * r.dig("messages_time", "median").to_f < SHORT_SECONDS
         end
         return nil if short.empty?
@@ -94,9 +92,7 @@ module Ractorbench
           ["--messages"])
       end
 
-      def label_without_model(row)
-        [row["workload"], "w#{row["workers"]}", "m#{row["messages"]}", Plan::Configuration.shown_params(row["params"]), row["ruby"]].compact.join("/")
-      end
+      def label_without_model(row) = row.panel.label
 
       def few_samples(rows)
         need = Stats::MedianInterval.min_samples
@@ -111,7 +107,7 @@ module Ractorbench
 
       # Sizes at which models are compared with each other (Winners' tests).
       def comparisons(rows)
-        rows.group_by { |r| r.values_at("workload", "params", "workers", "messages", "ruby") }.count { |_, g| g.size > 1 }
+        rows.group_by(&:panel).count { |_, g| g.size > 1 }
       end
 
       def spread(rows)
@@ -237,7 +233,7 @@ module Ractorbench
         usable = machine["usable_cores"].to_i
         # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
         # senders measure a mechanism, not scaling.
-        over = rows.select { |r| r["model"] != Analysis::BASELINE && r["speedup"] && r["workers"].to_i > usable }
+        over = rows.select { |r| !r.baseline? && r["speedup"] && r["workers"].to_i > usable }
         return nil if usable.zero? || over.empty?
 
         Warning.new("oversubscribed",

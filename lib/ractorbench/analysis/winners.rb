@@ -3,6 +3,7 @@
 require_relative "../stats/mann_whitney"
 require_relative "../stats/holm"
 require_relative "reps_advice"
+require_relative "../plan/configuration"
 
 module Ractorbench
   module Reports
@@ -15,7 +16,9 @@ module Ractorbench
         # runs that no lead could have shown: not the same as "no lead"),
         # :same (enough runs, no detectable lead), :only (one model ran).
         Entry = Struct.new(:workload, :params, :workers, :messages, :ruby, :winner, :runner_up, :lead, :p, :p_holm,
-          :clear, :sureness, keyword_init: true)
+          :clear, :sureness, keyword_init: true) do
+          def panel = Plan::Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby)
+        end
 
         module_function
 
@@ -24,7 +27,7 @@ module Ractorbench
           # A configuration measured only while other programs were busy has
           # figures, not a verdict.
           panels = pairs.select { |g, r| r["samples"].to_i.positive? && !g.all_disturbed? }
-            .group_by { |_, r| r.values_at("workload", "params", "workers", "messages", "ruby") }
+            .group_by { |_, r| r.panel }
           entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r["messages_time"]["median"] }) }
           tests = entries.count(&:p)
           Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
@@ -47,13 +50,11 @@ module Ractorbench
         # Runs per model that would let a lead show at all, with this many tests.
         def runs_needed(tests, alpha: 0.05) = Analysis::RepsAdvice.needed(tests, alpha: alpha)
 
-        def entry(key, members)
+        def entry(panel, members)
           (g1, winner), (g2, runner_up) = members
           test = g2 && Stats::MannWhitney.test(times(g1), times(g2))
           lead = runner_up && runner_up["messages_time"]["median"] / winner["messages_time"]["median"] - 1
-          workload, params, workers, messages, ruby = key
-          Entry.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby,
-            winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
+          Entry.new(**panel.to_h, winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
         end
 
         # In order already (Group#sorted, shared with the row's figures): the

@@ -53,7 +53,7 @@ module Ractorbench
       def rows = analysis ? Reports::Parts::Rows.for(analysis) : []
 
       def speedups
-        rows.select { |r| r.speedup && r.model != Analysis::BASELINE }.map do |r|
+        rows.select { |r| r.speedup && !r.baseline? }.map do |r|
           ci = r.speedup_ci || {}
           Speedup.new(workload: r.workload, params: r.params, model: r.model, workers: r.workers, messages: r.messages,
             ruby: r.ruby, speedup: r.speedup, low: ci["low"], high: ci["high"], samples: r.samples)

@@ -11,7 +11,7 @@ module Ractorbench
     # The first line of every results file a collection writes (run, the
     # tour, try, Ractorbench.run and .try): what was asked (the command line
     # or the Ruby call), the seed, the machine, the Rubies as probed, the
-    # catalog's extra files, families and shapes, and the whole plan, which
+    # catalog's extra files, the models' traits, and the whole plan, which
     # `--resume` runs again and `merge` matches.
     module Header
       # reps: what run and the tour record of their repetitions; try's header
@@ -29,8 +29,8 @@ module Ractorbench
           "seed" => plan.seed, "timeout" => timeout, "scale" => scale, "suite" => suite
         }.merge(recorded_reps(reps)).merge(
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
-          "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families,
-          "shapes" => catalog.shapes, "plan" => plan.to_h
+          "load" => catalog.files - Plan::Catalog.default.files, **catalog.traits,
+          "plan" => plan.to_h
         ).merge(extra)
       end
 

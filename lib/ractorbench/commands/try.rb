@@ -49,10 +49,14 @@ module Ractorbench
       # serial, then each family's best shapes, families in their declared
       # order (Harness::Model::FAMILIES), batches before a split.
       def self.default_models
-        @default_models ||= ["serial"] + Plan::Catalog.default.models
+        @default_models ||= baselines(Plan::Catalog.default) + Plan::Catalog.default.models
           .select { |m| BEST_SHAPES.include?(m.shape) && m.family != WAITING_FAMILY }
           .sort_by { |m| [Harness::Model::FAMILIES.index(m.family) || 99, BEST_SHAPES.index(m.shape), m.name] }.map(&:name)
       end
+
+      # The models every sweep measures the others against (serial).
+      def self.baselines(catalog) = catalog.models.select(&:baseline).map(&:name)
+
       DEFAULT_REPS = 6
       DEFAULT_TIMEOUT = 60.0
 
@@ -174,7 +178,7 @@ module Ractorbench
       def check_only(preflight, diagnoses)
         terminal = terminal(@out)
         @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
-        models = diagnoses.map(&:model)
+        models = diagnoses.map(&:subject)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
         @out.puts terminal.present((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
@@ -201,9 +205,10 @@ module Ractorbench
         # seconds_per_item lets a model hand out coarse items one at a time.
         params = {"file" => File.expand_path(@file), "module" => preflight["module"],
                   "seconds_per_item" => preflight["seconds_per_item"]}
-        # Serial ignores the worker count: measured once, it is every count's baseline.
-        entries = [Plan::Entry.new(workload: "try", models: ["serial"], configs: [[1, items]], params: params),
-          Plan::Entry.new(workload: "try", models: models - ["serial"], configs: counts.map { |w| [w, items / w] }, params: params)]
+        # Serial (the baseline) ignores the worker count: measured once, it is every count's baseline.
+        bases, others = models.partition { |m| catalog.model(m).baseline }
+        entries = [Plan::Entry.new(workload: "try", models: bases, configs: [[1, items]], params: params),
+          Plan::Entry.new(workload: "try", models: others, configs: counts.map { |w| [w, items / w] }, params: params)]
         path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
         findings = {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
@@ -243,7 +248,7 @@ module Ractorbench
       # check's time per item and the sweep's worker counts.
       def recorded_items_note(analysis)
         try = analysis.header["try"]
-        counts = Array(analysis.header.dig("plan", "runs")).reject { |r| r["model"] == "serial" }.map { |r| r["workers"] }.uniq.sort
+        counts = Array(analysis.header.dig("plan", "runs")).reject { |r| analysis.baseline?(r["model"]) }.map { |r| r["workers"] }.uniq.sort
         return if counts.empty?
 
         items, note = Ractorbench::Advisor::SweepPlan.items(@items, try.dig("preflight", "seconds_per_item"), counts)
@@ -282,9 +287,10 @@ module Ractorbench
         wanted.concat(fibers) if (@models.nil? || @fibers) && fibers?(fibers, preflight)
         wanted.uniq!
         wanted.each { |m| catalog.model(m) }
-        ruled_out = diagnoses.to_h { |d| [d.family, "#{d.model} #{d.headline} (see above)"] }
-        excluded = wanted.filter_map { |m| (why = ruled_out[catalog.model(m).family]) && [m, why] }.to_h
-        [(["serial"] + wanted).uniq - excluded.keys, excluded]
+        # A failed check rules out every model it vouches for.
+        ruled_out = diagnoses.to_h { |d| [d.check, "#{d.subject} #{d.headline} (see above)"] }
+        excluded = wanted.filter_map { |m| (why = catalog.model(m).vouched_by.filter_map { |c| ruled_out[c] }.first) && [m, why] }.to_h
+        [(Try.baselines(catalog) + wanted).uniq - excluded.keys, excluded]
       end
 
       def fibers?(fibers, preflight)

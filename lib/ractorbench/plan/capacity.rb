@@ -3,6 +3,7 @@
 require_relative "../../../harness/ractorbench/harness/task_room"
 require_relative "../../../harness/ractorbench/harness/mn_check"
 require_relative "../errors"
+require_relative "../plural"
 
 module Ractorbench
   module Plan
@@ -81,7 +82,7 @@ module Ractorbench
       def tasks!(spec, units, each, family, hint)
         return if @room.nil? || each.zero? || units * each + BASE <= @room
 
-        kind = {"thread" => "threads", "ractor" => "ractors"}.fetch(family, "processes")
+        kind = Plural.word(2, family)
         raise UsageError, "#{what(spec, units)} starts about #{units * each} #{(each > 1) ? "tasks (#{units} #{kind})" : kind} " \
           "at once, more than #{spare}; #{hint}"
       end

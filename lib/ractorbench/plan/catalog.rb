@@ -9,7 +9,7 @@ module Ractorbench
     # plus any a user loads with --load. The driver loads the same files the
     # child does, to list them and to check names and parameters up front.
     class Plan::Catalog
-      Entry = Struct.new(:name, :description, :file, :implementation, :family, :shape, :pattern, keyword_init: true)
+      Entry = Struct.new(:name, :description, :file, :implementation, *Harness::Model::TRAITS, keyword_init: true)
 
       def self.default
         @default ||= new
@@ -53,6 +53,24 @@ module Ractorbench
       # {"threads" => "queue = ...", ...}: the Ruby a user can copy for each
       # model that declares one.
       def patterns = @models.transform_values(&:pattern).compact
+
+      # {"serial" => true}: the models speedups are measured against.
+      def baselines = @models.select { |_, m| m.baseline }.transform_values { true }
+
+      # {"ractors-split" => ["ractors", ...]}: the per-job models each split
+      # model is the ceiling of.
+      def ceilings = @models.reject { |_, m| Array(m.ceiling_of).empty? }.transform_values(&:ceiling_of)
+
+      # {"ractors" => ["ractor"], ...}: the checks of `try` that vouch for
+      # each model (Harness::Model::CHECKS).
+      def vouched_by = @models.reject { |_, m| Array(m.vouched_by).empty? }.transform_values(&:vouched_by)
+
+      # The keys under which a results header records the models' traits.
+      TRAIT_KEYS = %w[families shapes baselines ceilings vouched_by].freeze
+
+      # Every model trait a results header records, so a report knows what
+      # each model is without loading it (Plan::ModelTraits reads them back).
+      def traits = TRAIT_KEYS.to_h { |key| [key, public_send(key)] }
 
       # The files a child must load to run this workload under this model:
       # the workload's, what it takes along (with_companions), the model's.
@@ -116,7 +134,7 @@ module Ractorbench
         registry.each_value do |impl|
           next unless @files.include?(impl.file)
 
-          traits = impl.is_a?(Harness::Model) ? %i[family shape pattern].to_h { |t| [t, impl.public_send(t)] } : {}
+          traits = impl.is_a?(Harness::Model) ? Harness::Model::TRAITS.to_h { |t| [t, impl.public_send(t)] } : {}
           into[impl.name] = Entry.new(name: impl.name, description: impl.description, file: impl.file, implementation: impl, **traits)
         end
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../printable"
+require_relative "panel"
 
 module Ractorbench
   module Plan
@@ -47,27 +48,51 @@ module Ractorbench
 
       def params_label = self.class.params_label(params)
 
+      # The one builder of a label's text: "prime/threads/w2/m1000/n=3/ruby";
+      # params: the parameters' label text; model nil for a panel's label.
+      def self.label_of(workload:, model:, workers:, messages:, params:, ruby:)
+        [workload, model, "w#{workers}", "m#{messages}", params, ruby].compact.join("/")
+      end
+
+      # A label as reports name a configuration: without the internal
+      # parameters (INTERNAL_PARAMS); model nil for a panel's.
+      def self.shown_label(workload:, workers:, messages:, params:, ruby:, model: nil)
+        label_of(workload: workload, model: model, workers: workers, messages: messages, params: shown_params(params), ruby: ruby)
+      end
+
       # "prime/threads/w2/m1000/n=3/ruby": unique per configuration; a run's
       # id is this label and its repetition.
       def label
-        [workload, model, "w#{workers}", "m#{messages}", params_label, ruby].compact.join("/")
+        self.class.label_of(workload: workload, model: model, workers: workers, messages: messages, params: params_label, ruby: ruby)
       end
 
       def title = self.class.title(workload, params_label)
 
       # A planned run's id: the label and the repetition. label: an already
       # built label (the results reader checks a million ids against one).
-      def self.run_id(label, rep) = "#{label}/rep#{rep}"
+      def self.run_id(label, rep) = "#{label}#{Configuration::REP_MARK}#{rep}"
 
       def run_id(rep) = self.class.run_id(label, rep)
 
-      # The configurations whose speedups are comparable: all models of one
-      # workload, size and Ruby.
-      def comparison_key = [workload, workers, messages, params_label, ruby]
+      # The configurations whose speedups are comparable (Plan::Panel): all
+      # models of one workload, size and Ruby.
+      def panel = Panel.new(workload: workload, params: params_label, workers: workers, messages: messages, ruby: ruby)
+
+      # The shard fingerprint's form of a run (Shard.fingerprint): the id
+      # with every field in place, the Ruby left out, empty parameters kept
+      # as an empty part, as recorded fingerprints have it.
+      def rubyless_id(rep)
+        self.class.run_id(self.class.label_of(workload: workload, model: model, workers: workers, messages: messages,
+          params: params_label.to_s, ruby: nil), rep)
+      end
 
       # Serial ignores the worker count: a serial run of the same jobs
       # (workers x messages) at another count is the same computation.
       def jobs_key = [workload, workers.to_i * messages.to_i, params_label, ruby]
     end
+
+    # What comes between a run id's label and its repetition: the store's
+    # fast path finds a line's label by it (Store::RunTable::RUN_START).
+    Configuration::REP_MARK = "/rep"
   end
 end

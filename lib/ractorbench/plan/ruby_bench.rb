@@ -3,6 +3,7 @@
 require "yaml"
 require "open3"
 require_relative "entry"
+require_relative "catalog"
 require_relative "../errors"
 require_relative "../printable"
 require_relative "../../../harness/ractorbench/harness/ruby_bench/layout"
@@ -15,10 +16,13 @@ module Ractorbench
     # A folder that is not a ruby-bench checkout is one line, exit 2.
     class RubyBench
       WORKLOAD = "ruby-bench"
-      MODELS = %w[serial threads processes ractors].freeze
       WORKERS = [1, 2].freeze
       BLOCKS = [1].freeze
       Layout = Harness::RubyBench::Layout
+
+      # The models the workload has a crew for (its CREWS), in its order:
+      # what a checkout runs under unless -m says otherwise.
+      def self.models = Catalog.default.workload(WORKLOAD).implementation::CREWS.keys
 
       # One Ractor-capable benchmark: its script (relative to the checkout,
       # nil when it has none), whether it is Ractor-only (splits its work by
@@ -51,7 +55,7 @@ module Ractorbench
       def entries(names:, models:, workers:, blocks:)
         chosen = names ? names.map { |n| benchmark(n) } : benchmarks
         configs = (workers || WORKERS).product(blocks || BLOCKS)
-        chosen.map { |b| Entry.new(workload: WORKLOAD, models: models || MODELS, configs: configs, params: {"benchmark" => b.name}) }
+        chosen.map { |b| Entry.new(workload: WORKLOAD, models: models || RubyBench.models, configs: configs, params: {"benchmark" => b.name}) }
       end
 
       def catalog(base) = base.with_companions(WORKLOAD, [File.join(dir, Layout::LOADER)])

@@ -2,6 +2,7 @@
 
 require "digest"
 require_relative "../errors"
+require_relative "run_spec"
 
 module Ractorbench
   module Plan
@@ -51,9 +52,8 @@ module Ractorbench
       end
 
       def self.rubyless_key(spec)
-        h = spec.respond_to?(:to_h) ? spec.to_h.transform_keys(&:to_s) : spec
-        params = (h["params"] || {}).sort.map { |k, v| "#{k}=#{v}" }.join(",")
-        [h["workload"], h["model"], "w#{h["workers"]}", "m#{h["messages"]}", params, "rep#{h["rep"]}"].join("/")
+        spec = RunSpec.from_h(spec.to_h.transform_keys(&:to_s)) unless spec.is_a?(RunSpec)
+        spec.configuration.rubyless_id(spec.rep)
       end
     end
   end

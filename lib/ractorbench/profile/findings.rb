@@ -4,15 +4,15 @@ require_relative "records"
 require_relative "difference"
 require_relative "categories"
 require_relative "../plan/configuration"
+require_relative "../plan/model_traits"
 
 module Ractorbench
   module Profile
     # What a results file's profiles say, for every report format: each
-    # profiled configuration with serial's profile of the same work and the
-    # difference, and what the profiles could not see (a Ruby with no
+    # profiled configuration with the baseline's (serial's) profile of the
+    # same work and the difference, and what the profiles could not see (a Ruby with no
     # symbols, JIT code with no perf map).
     class Findings
-      BASELINE = "serial"
       # Below this share of the interpreter's samples named, the Ruby under
       # test is taken for a stripped build.
       STRIPPED = 0.5
@@ -21,8 +21,11 @@ module Ractorbench
       # JIT code without a perf map: said when it is this share of a profile.
       UNNAMED_JIT = 0.1
 
-      Entry = Struct.new(:record, :serial, :difference, keyword_init: true) do
+      # serial: the baseline's record of the same work (nil for a baseline's
+      # own entry); baseline: whether this entry's model is a baseline.
+      Entry = Struct.new(:record, :serial, :difference, :baseline, keyword_init: true) do
         def key = Findings.key(record)
+        def baseline? = baseline || false
         def model = record["model"]
         def profile = record["profile"]
         def ok? = record["status"] == "ok" && !profile.nil?
@@ -42,7 +45,8 @@ module Ractorbench
         cache[analysis] ||= new(analysis.header, analysis.contents.path)
       end
 
-      def self.key(record) = [record["workload"], Plan::Configuration.params_label(record["params"]), record["workers"], record["messages"], record["ruby"]]
+      # The record's panel (Plan::Panel): all models of its workload, size and Ruby.
+      def self.key(record) = Plan::Configuration.of(record).panel
 
       def self.measure(tool) = (tool == "vernier") ? "thread time" : "core time"
 
@@ -58,14 +62,16 @@ module Ractorbench
           features["yjit_enabled"] || features["zjit_enabled"]
         end.map { |r| r["name"] }
         records = path ? Records.read(path, header).values : []
-        serial = records.select { |r| r["model"] == BASELINE && r["profile"] }
+        traits = Plan::ModelTraits.of(header)
+        serial = records.select { |r| traits.baseline?(r["model"]) && r["profile"] }
         by_key = serial.to_h { |r| [Findings.key(r), r] }
         by_jobs = serial.to_h { |r| [jobs(r), r] }
         @entries = records.map do |r|
-          base = (r["model"] == BASELINE) ? nil : (by_key[Findings.key(r)] || by_jobs[jobs(r)])
+          baseline = traits.baseline?(r["model"])
+          base = baseline ? nil : (by_key[Findings.key(r)] || by_jobs[jobs(r)])
           diff = Difference.new(r["profile"], base["profile"]) if base && r["profile"] && base["tool"] == r["tool"]
-          Entry.new(record: r, serial: base, difference: diff)
-        end.sort_by { |e| [e.key.map(&:to_s), (e.model == BASELINE) ? "" : e.model.to_s] }
+          Entry.new(record: r, serial: base, difference: diff, baseline: baseline)
+        end.sort_by { |e| [e.key.sort_key, e.baseline? ? "" : e.model.to_s] }
       end
 
       attr_reader :entries
@@ -74,8 +80,8 @@ module Ractorbench
 
       # The entry of a report's row (a Row's Hash), or nil.
       def for_row(row)
-        @by_row ||= @entries.to_h { |e| [[*e.key, e.model], e] }
-        @by_row[[row["workload"], row["params"], row["workers"], row["messages"], row["ruby"], row["model"]]]
+        @by_row ||= @entries.to_h { |e| [[e.key, e.model], e] }
+        @by_row[[row.panel, row["model"]]]
       end
 
       # The entries of one workload, size and Ruby together (serial first).
@@ -112,7 +118,7 @@ module Ractorbench
 
       private
 
-      def jobs(record) = [record["workload"], record["workers"].to_i * record["messages"].to_i, Plan::Configuration.params_label(record["params"]), record["ruby"]]
+      def jobs(record) = Plan::Configuration.of(record).jobs_key
 
       def jit_share(profile)
         unnamed = profile["unnamed"] || {}

@@ -24,8 +24,8 @@ module Ractorbench
 
       def render(analysis)
         rows = Parts::Rows.for(analysis)
-        blocks = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
-        [legend, *blocks.map { |key, group| block(key, group, analysis) }, Parts::Verdict.lines(analysis)].flatten.join("\n") + "\n"
+        blocks = rows.group_by(&:panel)
+        [legend, *blocks.map { |panel, group| block(panel, group, analysis) }, Parts::Verdict.lines(analysis)].flatten.join("\n") + "\n"
       end
 
       def legend
@@ -33,14 +33,13 @@ module Ractorbench
           "(what Benchmark.bm would time); medians over n runs, ± the std dev of real."
       end
 
-      def block(key, group, analysis)
-        workload, params, workers, messages, ruby = key
-        cpu = cpu_by_model(analysis, key)
+      def block(panel, group, analysis)
+        cpu = cpu_by_model(analysis, panel)
         figures = group.to_h { |r| [r["model"], figures(r, cpu[r["model"]])] }
         base = baseline(group, figures, analysis)
         group = group.partition { |r| r["model"] == base }.flatten
         settings = group.first["settings"]
-        title = "#{Plan::Configuration.title(workload, params)} W=#{workers} M=#{messages} #{ruby}#{" [#{settings}]" if settings}" \
+        title = "#{panel.title} W=#{panel.workers} M=#{panel.messages} #{panel.ruby}#{" [#{settings}]" if settings}" \
           "#{"; baseline #{base}" if base}"
         lines = ["", title, " " * LABEL_WIDTH + CAPTION]
         group.each { |r| lines << model_line(r, figures[r["model"]]) }
@@ -53,10 +52,9 @@ module Ractorbench
       end
 
       # Medians of each run's user and system CPU, which Rows does not keep.
-      def cpu_by_model(analysis, key)
-        workload, params, workers, messages, ruby = key
+      def cpu_by_model(analysis, panel)
         analysis.groups.each_with_object({}) do |g, by_model|
-          next unless [g.workload, g.params_label, g.workers, g.messages, g.ruby] == [workload, params, workers, messages, ruby]
+          next unless g.panel == panel
 
           by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Summary.new(g.values(k)).median] }
         end

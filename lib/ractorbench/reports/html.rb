@@ -148,7 +148,7 @@ module Ractorbench
 
         def speedup_interval(row)
           ci = row["speedup_ci"]
-          return "" if row["model"] == Analysis::BASELINE || ci.nil?
+          return "" if row.baseline? || ci.nil?
 
           ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "n<#{Stats::Bootstrap::MIN_SAMPLES}"
         end

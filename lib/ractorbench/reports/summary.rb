@@ -99,7 +99,7 @@ module Ractorbench
 
       def speedup(r)
         return "-" if r["speedup"].nil?
-        return "1×" if r["model"] == Analysis::BASELINE
+        return "1×" if r.baseline?
 
         ci = r["speedup_ci"]
         text = Parts::Format.ratio(r["speedup"]) + ((ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : "")

@@ -12,6 +12,7 @@ module Ractorbench
       SHAPES = {
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
         "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
+        "baselines" => [Hash], "ceilings" => [Hash], "vouched_by" => [Hash],
         "shard" => [Hash], "merged" => [Hash]
       }.freeze
 

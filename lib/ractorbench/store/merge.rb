@@ -6,6 +6,7 @@ require_relative "../store"
 require_relative "machines"
 require_relative "output_path"
 require_relative "../plan/shard"
+require_relative "../plan/catalog"
 require_relative "../plan/run_spec"
 require_relative "../plural"
 require_relative "../version"
@@ -170,7 +171,7 @@ module Ractorbench
           "scale" => first["scale"], "suite" => first["suite"], "reps" => first["reps"],
           "machine" => first["machine"], "rubies" => headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] },
           "load" => headers.flat_map { |h| Array(h["load"]) }.uniq,
-          "families" => traits(headers, "families"), "shapes" => traits(headers, "shapes"),
+          **Plan::Catalog::TRAIT_KEYS.to_h { |key| [key, traits(headers, key)] },
           "plan" => {"seed" => first["seed"], "runs" => plan},
           "merged" => {"plan" => @plan, "sources" => sources}
         }

@@ -17,7 +17,7 @@ module Ractorbench
       ROW_BITS = 32
       # How every run line our writer makes starts, up to the repetition its
       # id ends with: the id before it is its configuration's label.
-      RUN_START = %r{\{"type":"run","id":"([^"\\\n]*)/rep}
+      RUN_START = %r{\{"type":"run","id":"([^"\\\n]*)#{Regexp.escape(Plan::Configuration::REP_MARK)}}
 
       attr_reader :columns
 

@@ -39,9 +39,10 @@ module Ractorbench
         def initialize(analysis, pairs)
           @analysis = analysis
           @pairs = pairs
-          models = pairs.map { |_, r| r["model"] }.uniq.reject { |m| m == Analysis::BASELINE }.sort
+          bases, others = pairs.map(&:last).partition(&:baseline?)
+          models = others.map { |r| r["model"] }.uniq.sort
           @colours = models.each_with_index.to_h { |m, i| [m, PALETTE[i % PALETTE.size]] }
-          @colours[Analysis::BASELINE] = SERIAL
+          bases.each { |r| @colours[r["model"]] = SERIAL }
           @rubies = pairs.map { |_, r| r["ruby"] }.uniq
         end
 
@@ -65,7 +66,7 @@ module Ractorbench
           by.filter_map do |(workload, params, messages, ruby), members|
             next if members.map { |_, r| r["workers"] }.uniq.size < 2
 
-            series = members.reject { |_, r| r["model"] == Analysis::BASELINE || r["speedup"].nil? }
+            series = members.reject { |_, r| r.baseline? || r["speedup"].nil? }
               .group_by { |_, r| r["model"] }.map do |model, rs|
                 Svg::LineChart::Series.new(label: model, color: colour(model), points: rs.map { |_, r| speedup_point(r) })
               end

@@ -42,7 +42,7 @@ module Ractorbench
 
         # A model faster than serial first, clear leads before unclear ones.
         def rank(e)
-          faster = e.winner["model"] != Analysis::BASELINE && e.winner["speedup"].to_f > 1
+          faster = !e.winner.baseline? && e.winner["speedup"].to_f > 1
           [faster ? 1 : 0, (e.sureness == :clear) ? 1 : 0]
         end
 
@@ -51,8 +51,8 @@ module Ractorbench
         def headline(e)
           w = e.winner
           model = w["model"]
-          if model == Analysis::BASELINE
-            "serial is fastest: no model ran this faster (#{where(e)})"
+          if w.baseline?
+            "#{model} is fastest: no model ran this faster (#{where(e)})"
           elsif w["speedup"]
             "#{model}: #{Parts::Format.ratio(w["speedup"])} serial's speed (#{where(e)}#{interval(w)})"
           else
@@ -86,7 +86,7 @@ module Ractorbench
 
         def line(e)
           w = e.winner
-          figure = (w["speedup"] && w["model"] != Analysis::BASELINE) ? " #{Parts::Format.ratio(w["speedup"])}" : ""
+          figure = (w["speedup"] && !w.baseline?) ? " #{Parts::Format.ratio(w["speedup"])}" : ""
           "#{where(e)}: #{w["model"]}#{figure} — #{BADGES.fetch(e.sureness)} (n=#{w["samples"]})"
         end
       end

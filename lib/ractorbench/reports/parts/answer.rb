@@ -20,11 +20,11 @@ module Ractorbench
         # experiments: [[title, [[workload, params_label], ...]], ...], in
         # the order to tell them.
         def lines(analysis, experiments)
-          sure = Winners.for(Rows.pairs(analysis)).to_h { |e| [key(e.to_h.transform_keys(&:to_s)), e] }
-          panels = Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by { |r| key(r) }
+          sure = Winners.for(Rows.pairs(analysis)).to_h { |e| [e.panel, e] }
+          panels = Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by(&:panel)
           # A size with one model (fan-in's mailbox or select) decides nothing.
           told = experiments.flat_map do |title, keys|
-            panels.select { |k, rows| keys.include?(k.first(2)) && rows.size > 1 }.map { |k, rows| "  #{title}: #{entry(rows, sure[k])}" }
+            panels.select { |k, rows| keys.include?([k.workload, k.params]) && rows.size > 1 }.map { |k, rows| "  #{title}: #{entry(rows, sure[k])}" }
           end
           return [] if told.empty?
 
@@ -35,8 +35,6 @@ module Ractorbench
           end
           [head, *told]
         end
-
-        def key(row) = row.values_at("workload", "params", "workers", "messages", "ruby")
 
         # rows: one size's models; verdict: its Winners entry, if it had one
         # (not when other programs disturbed every run of the fastest or of
@@ -53,9 +51,9 @@ module Ractorbench
         end
 
         def figure(fastest, rows)
-          if fastest["model"] == Analysis::BASELINE
-            best = rows.select { |r| r["speedup"] && r["model"] != Analysis::BASELINE }.max_by { |r| r["speedup"] }
-            return "serial fastest#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)}" if best}"
+          if fastest.baseline?
+            best = rows.select { |r| r["speedup"] && !r.baseline? }.max_by { |r| r["speedup"] }
+            return "#{fastest["model"]} fastest#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)}" if best}"
           end
           return "#{fastest["model"]} fastest, #{Units.short_duration(fastest["messages_time"]["median"])} a run" unless fastest["speedup"]
 

@@ -23,9 +23,9 @@ module Ractorbench
         # profiles: a Profile::Findings, whose difference from serial's
         # profile each line quotes where its row was profiled.
         def lines(rows, profiles = nil)
-          serial = rows.select { |r| r["model"] == Analysis::BASELINE }.to_h { |r| [key(r), r] }
+          serial = rows.select(&:baseline?).to_h { |r| [key(r), r] }
           gaps = rows.select do |r|
-            r["work_share"] && r["model"] != Analysis::BASELINE && r["work_share"] < CLOSE_ENOUGH &&
+            r["work_share"] && !r.baseline? && r["work_share"] < CLOSE_ENOUGH &&
               r["speedup"] * r.dig("messages_time", "median").to_f >= SHORT_SECONDS
           end
           lines = gaps.first(SHOWN).map { |r| line(r, serial[key(r)]) + profiled(profiles&.for_row(r)) }
@@ -33,7 +33,7 @@ module Ractorbench
           lines
         end
 
-        def key(row) = [row["workload"], row["params"], row["workers"], row["messages"], row["ruby"]]
+        def key(row) = row.panel
 
         def line(row, serial)
           cores = row["cores_used"] || row["workers"]

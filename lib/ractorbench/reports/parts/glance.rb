@@ -27,7 +27,7 @@ module Ractorbench
 
         def entry(e)
           w = e.winner
-          figure = (w["model"] == Analysis::BASELINE || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
+          figure = (w.baseline? || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
           "#{escape(Plan::Configuration.title(e.workload, e.params))} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
             ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
@@ -42,7 +42,7 @@ module Ractorbench
 
         def speedup_interval(row)
           ci = row["speedup_ci"]
-          return "" if row["model"] == Analysis::BASELINE || ci.nil?
+          return "" if row.baseline? || ci.nil?
 
           ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)"
         end

@@ -18,21 +18,20 @@ module Ractorbench
 
         # width: the terminal's, to narrow the bars to (never below 8 characters).
         def lines(rows, width: nil)
-          groups = rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }
+          groups = rows.group_by(&:panel)
           # Workloads that measure a mechanism (spawn, ring, fan-in) have no
           # serial run and no speedup to draw.
           groups = groups.select { |_, group| group.any? { |r| r["speedup"] } }
           return [] if groups.empty?
 
           ["Speedup over serial of the messages-only time: median ratio, [95% interval], runs per model"] +
-            groups.flat_map { |key, group| block(key, group, width) }
+            groups.flat_map { |panel, group| block(panel, group, width) }
         end
 
-        def block(key, group, width)
-          workload, params, workers, messages, ruby = key
-          title = "#{Plan::Configuration.title(workload, params)}  W=#{workers} M=#{messages}  #{ruby}"
+        def block(panel, group, width)
+          title = "#{panel.title}  W=#{panel.workers} M=#{panel.messages}  #{panel.ruby}"
           # The ideal is W times faster only while there are W cores to run on.
-          ideal = group.filter_map { |r| r["cores_used"] }.min || workers.to_i
+          ideal = group.filter_map { |r| r["cores_used"] }.min || panel.workers.to_i
           scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max
           names = group.map { |r| r["model"].length }.max
           # name, bar, " 12.34×  [0.50, 0.70]      n=10"
@@ -50,7 +49,7 @@ module Ractorbench
         end
 
         def interval(row)
-          return "" if row["model"] == Analysis::BASELINE
+          return "" if row.baseline?
 
           ci = row["speedup_ci"]
           return "(no interval)" unless ci && ci["low"]

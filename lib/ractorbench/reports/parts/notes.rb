@@ -42,8 +42,6 @@ module Ractorbench
           lines
         end
 
-        # The per-job models each split model is the ceiling of.
-        SPLITS = {"processes-split" => %w[processes], "ractors-split" => %w[ractors ractors-pipeless]}.freeze
         # Closer to the ceiling than this is "at the ceiling".
         AT_CEILING = 0.03
 
@@ -51,11 +49,14 @@ module Ractorbench
         # results in one), a per-job model's shortfall is what its messages
         # cost: the split's speedup is the ceiling of the work itself.
         def split(rows)
-          rows.group_by { |r| [r["workload"], r["params"], r["workers"], r["messages"], r["ruby"]] }.flat_map do |_, group|
-            SPLITS.filter_map do |split_model, per_job|
-              ceiling = group.find { |r| r["model"] == split_model && r["speedup"] }
+          rows.group_by(&:panel).flat_map do |_, group|
+            # Each split model that declares itself the ceiling of per-job ones (Row#ceiling_of).
+            group.reject { |r| r.ceiling_of.empty? }.sort_by { |r| r["model"] }.filter_map do |ceiling|
+              next unless ceiling["speedup"]
+
+              per_job = ceiling.ceiling_of
               others = group.select { |r| per_job.include?(r["model"]) && r["speedup"] }
-              next if ceiling.nil? || others.empty?
+              next if others.empty?
 
               "SPLIT CEILING vs PER-MESSAGE COST: #{label(ceiling)}: #{ceiling["model"]} #{format("%.2f×", ceiling["speedup"])} is " \
                 "the work's ceiling (each worker's jobs in one message, its results in one); " +

@@ -25,7 +25,7 @@ module Ractorbench
 
         def tables(findings)
           findings.entries.reject(&:unsupported?).filter_map do |entry|
-            next if entry.model == Profile::Findings::BASELINE && entry.ok? && has_comparison?(findings, entry)
+            next if entry.baseline? && entry.ok? && has_comparison?(findings, entry)
 
             table(entry)
           end
@@ -38,11 +38,11 @@ module Ractorbench
 
         def table(entry)
           record = entry.record
-          title = "#{Notes.label(label_row(record))}: #{record["model"]}#{" against serial" if entry.difference}"
+          title = "#{Notes.label(label_row(record))}: #{record["model"]}#{" against #{entry.serial["model"]}" if entry.difference}"
           base = Table.new(title: title, model: record["model"], tool: record["tool"], measure: entry.measure, file: record["file"])
           return base.tap { |t| t.failure = record["reason"] || "no profile" } unless entry.ok?
 
-          base.headings = ["category", *("serial" if entry.difference), record["model"], *("change" if entry.difference)]
+          base.headings = ["category", *(entry.serial["model"] if entry.difference), record["model"], *("change" if entry.difference)]
           base.rows = rows(entry)
           base.sentence = entry.difference && "#{record["model"]}: #{entry.difference.sentence(entry.measure)}"
           base.top = top(entry.profile)

@@ -40,7 +40,7 @@ module Ractorbench
           return row["unsupported"].split(":").first if row["unsupported"]
           return "no run succeeded (#{row["failed"]} failed)" if row["samples"].to_i.zero?
 
-          if row["model"] == Analysis::BASELINE || row["speedup"].nil?
+          if row.baseline? || row["speedup"].nil?
             return "#{time(row)} n=#{row["samples"]}#{failed(row)}"
           end
 
@@ -77,7 +77,7 @@ module Ractorbench
         end
 
         # The serial Row of a panel on side i, if it has one.
-        def serial(panel, i) = panel.lines.find { |l| l.model == Analysis::BASELINE }&.cells&.[](i)
+        def serial(panel, i) = panel.lines.find(&:baseline?)&.cells&.[](i)
 
         # "tarai W=2 M=1", with "ruby31" when the sides are machines.
         def panel_title(panel)

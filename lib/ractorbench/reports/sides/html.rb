@@ -58,7 +58,7 @@ module Ractorbench
 
           # A chart per panel: speedups where the panel has a serial, else times.
           def chart(panel)
-            bars = panel.lines.reject { |l| l.model == Analysis::BASELINE }.flat_map do |line|
+            bars = panel.lines.reject(&:baseline?).flat_map do |line|
               line.cells.each_with_index.map { |row, i| [line.model, sbs.labels[i], row, bar_colour(line, i), cell(panel, line, i)] }
             end
             speedups = bars.any? { |_, _, row, _| row && row["speedup"] }
