@@ -15,6 +15,7 @@ require_relative "../rubies/selection"
 require_relative "../rubies/variants"
 require_relative "../measure/machine"
 require_relative "../measure/collector"
+require_relative "../measure/run_builder"
 require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
@@ -187,8 +188,7 @@ module Ractorbench
       def record_death(writer, spec, deaths, seq)
         reason = "the collector died during this run, each of the #{deaths.deaths} times it ran (the run killed or " \
           "crashed ractorbench, or something else did); recorded as failed so the collection can finish"
-        writer.append({"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => deaths.started_at}
-          .merge(spec.to_h).merge("status" => "failed", "failure" => "collector_died", "reason" => reason))
+        writer.append(Measure::RunBuilder.new(spec, seq: seq, started_at: deaths.started_at).failed("collector_died", reason))
         @err.puts("ractorbench: FAILED #{spec.id}: #{reason}")
       end
 
