@@ -21,7 +21,7 @@ module Ractorbench
 
       # What a field holds, as the store checks it (Store::RunRecord.field):
       # the kinds below `KEPT` are checked, those in it are kept as written.
-      CHECKED = %i[text printed_text count seconds amount status flag params printed printed_lines].freeze
+      CHECKED = %i[text printed_text count seconds amount status boolean params printed printed_lines].freeze
       KEPT = %i[string number list object].freeze
       # Who writes a field: the plan (the driver, before the run), the child
       # (its timing, checks and run costs), a worker (what a model or a
@@ -38,31 +38,34 @@ module Ractorbench
       # Where a median figure has a column: the CSV, the text report's costs.
       COLUMNS = %i[csv text].freeze
 
-      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, keyword_init: true) do
+      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, :required, keyword_init: true) do
         def writers = Array(writer)
         def checked? = CHECKED.include?(kind)
         def median? = summary == :median
         def column?(report) = columns.include?(report)
-        def to_h = super.transform_keys(&:to_s)
+        def to_h = super.transform_keys(&:to_s).except("required")
       end
 
       UnknownField = Class.new(StandardError)
       Clash = Class.new(StandardError)
 
       @table = {}
-      # Fields declared after the built-in ones (a --load file's), recorded
-      # in the results header so a report knows them without loading it.
-      @added = []
+      # Fields declared after the built-in ones, by the file that declared
+      # them (a --load file's): recorded in the results header, so a report
+      # knows them without loading that file.
+      @added = {}
 
       class << self
         # name: its key in the record; kind: what it holds (CHECKED + KEPT);
         # writer: who writes it (WRITERS, one or a list); summary: SUMMARIES;
-        # title and unit: how a report names it; columns: COLUMNS.
-        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [])
+        # title and unit: how a report names it; columns: COLUMNS; required:
+        # every run line has it (the store skips a line without it).
+        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [], required: false)
           field = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
-            columns: columns)
+            columns: columns, required: required)
           check(field)
           @table[field.name] = field.freeze
+          checks[field.name] = field.kind if field.checked?
           self
         end
 
@@ -70,12 +73,13 @@ module Ractorbench
         # header (added). The same declaration twice is one field.
         def declare(name, kind:, writer: :worker, summary: :none, title: nil, unit: nil, columns: [])
           known = @table[name.to_s]
-          wanted = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit, columns: columns)
+          wanted = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
+            columns: columns, required: false)
           return known if known == wanted
           raise Clash, "field #{name} is declared already, as #{known.to_h.compact}" if known
 
           field(name, kind, writer, summary, title: title, unit: unit, columns: columns)
-          @added << @table.fetch(name.to_s)
+          @added[name.to_s] = caller_locations(1, 1).first.absolute_path
           @table.fetch(name.to_s)
         end
 
@@ -87,7 +91,18 @@ module Ractorbench
 
         def names = @table.keys
 
-        def added = @added.dup
+        # What the store checks of each field it checks: {name => kind}.
+        # Kept up to date as fields are declared (a --load file's too).
+        def checks = @checks ||= {}
+
+        def required = all.select(&:required)
+
+        # The fields the files declared, as a results header records them
+        # ("fields", omitted when there are none).
+        def header(files)
+          fields = @added.select { |_, file| files.include?(file) }.map { |name, _| @table.fetch(name).to_h.compact }
+          fields.empty? ? {} : {"fields" => fields}
+        end
 
         # The field, or UnknownField naming it and who wrote it.
         def fetch(name, writer = nil)
@@ -129,20 +144,20 @@ module Ractorbench
 
       # The plan's: what makes runs one configuration, and which run this is.
       field "type", :string, :plan
-      field "id", :printed_text, :plan
+      field "id", :printed_text, :plan, required: true
       field "seq", :count, :plan
       field "started_at", :string, :plan
       field "load_average_1m", :amount, :driver
-      field "workload", :text, :plan, :identity
-      field "model", :text, :plan, :identity
-      field "workers", :count, :plan, :identity
-      field "messages", :count, :plan, :identity
+      field "workload", :text, :plan, :identity, required: true
+      field "model", :text, :plan, :identity, required: true
+      field "ruby", :text, :plan, :identity, required: true
+      field "workers", :count, :plan, :identity, required: true
+      field "messages", :count, :plan, :identity, required: true
       field "params", :params, :plan, :identity
-      field "ruby", :text, :plan, :identity
-      field "rep", :count, :plan
+      field "rep", :count, :plan, required: true
 
       # The child's: its times, its check of the results, how it ended.
-      field "status", :status, %i[child driver], :count
+      field "status", :status, %i[child driver], :count, required: true
       field "reason", :printed, %i[child driver]
       field "scope", :string, :child
       field "backtrace", :printed_lines, :child
@@ -195,7 +210,7 @@ module Ractorbench
       field "settings", :object, :driver
       field "others_cpu", :seconds, :driver, unit: "s"
       field "steal", :seconds, :driver, unit: "s"
-      field "disturbed", :flag, :driver, :count
+      field "disturbed", :boolean, :driver, :count
       field "waited_for_quiet", :number, :driver, unit: "s"
       field "non_finite", :object, :driver
       field "machine", :string, :merge

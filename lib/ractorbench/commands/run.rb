@@ -16,6 +16,7 @@ require_relative "../rubies/variants"
 require_relative "../measure/machine"
 require_relative "../measure/collector"
 require_relative "../measure/run_builder"
+require_relative "../../../harness/ractorbench/harness/fields"
 require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
@@ -392,7 +393,7 @@ module Ractorbench
           "reps" => @plan.adaptive&.to_s || plan.runs.map(&:rep).max,
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, "families" => catalog.families, "shapes" => catalog.shapes, "plan" => plan.to_h
-        }.merge(@plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {})
+        }.merge(@plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {}, Harness::Fields.header(catalog.files))
       end
     end
 

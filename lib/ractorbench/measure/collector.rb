@@ -157,7 +157,7 @@ module Ractorbench
             "line may hold (#{Store::BoundedLines::RUN_LINE / 1024 / 1024} MB)"
         end
         record
-      rescue Store::RunRecord::BadLine, *RunBuilder::Invalid => e
+      rescue Store::RunRecord::BadLine, *RunBuilder::INVALID => e
         kept = %w[whole_time user system stderr_tail settings].select { |k| outcome.key?(k) }.to_h { |k| [k, outcome[k]] }
         planned.call.failed("garbage", "garbage on the result channel (fd 3): #{e.message}", kept)
       end

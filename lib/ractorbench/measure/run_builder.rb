@@ -15,7 +15,8 @@ module Ractorbench
     # here (Clash, UnknownField), not a figure silently dropped.
     class Measure::RunBuilder
       Fields = Harness::Fields
-      Invalid = [Fields::Clash, Fields::UnknownField].freeze
+      # What a record that breaks the field table raises.
+      INVALID = [Fields::Clash, Fields::UnknownField].freeze
 
       # spec: a Plan::RunSpec; load_average: the 1-minute load average as
       # the run began (written only when given: a run recorded without

@@ -12,7 +12,7 @@ module Ractorbench
       SHAPES = {
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
         "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
-        "shard" => [Hash], "merged" => [Hash]
+        "shard" => [Hash], "merged" => [Hash], "fields" => [Array]
       }.freeze
 
       module_function

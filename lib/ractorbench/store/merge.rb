@@ -173,7 +173,13 @@ module Ractorbench
           "families" => traits(headers, "families"), "shapes" => traits(headers, "shapes"),
           "plan" => {"seed" => first["seed"], "runs" => plan},
           "merged" => {"plan" => @plan, "sources" => sources}
-        }
+        }.merge(fields(headers))
+      end
+
+      # The fields --load files declared (Harness::Fields.header), each once.
+      def fields(headers)
+        fields = headers.flat_map { |h| Array(h["fields"]) }.uniq { |f| f["name"] }
+        fields.empty? ? {} : {"fields" => fields}
       end
 
       # Every collection's model traits, the first collection's where two differ.
