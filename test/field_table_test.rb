@@ -5,6 +5,8 @@ require "csv"
 require "ractorbench/reports/csv"
 require "ractorbench/reports/text"
 require "ractorbench/analysis/row"
+require "ractorbench/measure/run_builder"
+require "ractorbench/plan/run_spec"
 
 # The field table (harness/ractorbench/harness/fields.rb) is the only list of
 # a run record's fields: the store's checks, the analysis's medians, the row,
@@ -47,8 +49,8 @@ class FieldTableTest < Minitest::Test
     run = Store::RunRecord.parse(runs_in(fixture("results/basic_benchmarking.jsonl")).first)
     Fields.names.each { |name| assert_same run[name], run.public_send(name), name }
     view = Store.read(fixture("results/basic_benchmarking.jsonl")).runs.first
-    assert_equal view["messages_time"], view.messages_time
-    assert_equal view["minor_faults"], view.minor_faults
+    assert_same view["messages_time"], view.messages_time
+    assert_same view["minor_faults"], view.minor_faults
   end
 
   def test_a_real_collection_writes_only_fields_of_the_table
@@ -93,6 +95,27 @@ class FieldTableTest < Minitest::Test
     assert_equal %w[failed exception], clash.values_at("status", "failure")
     assert_match(/Clash: workers is written by the plan, not by model plan-clash/, clash["reason"])
     assert_equal 1, clash["workers"], "the plan's workers stand"
+  end
+
+  def test_a_child_record_past_the_table_is_a_failed_run_naming_the_field
+    out = File.join(@dir, "r.jsonl")
+    result = ractorbench("run", "-w", "bypass-record", "-m", "serial", "--workers", "1", "--messages", "1", "--reps", "1",
+      "--load", fixture("misnamed_figures.rb"), "-o", out)
+    assert_equal 1, result.code, result.err
+    run = runs_in(out).first
+    assert_equal %w[failed garbage], run.values_at("status", "failure")
+    assert_equal "garbage on the result channel (fd 3): workers is written by the plan, not by the child: give the child's " \
+      "figure a field of its own", run["reason"]
+    assert_equal 1, run["workers"], "the plan's workers stand"
+    assert_nil run["messages_time"], "nothing of a record that breaks the table is kept"
+  end
+
+  def test_one_builder_makes_every_line_the_driver_writes_without_a_result
+    spec = Ractorbench::Plan::RunSpec.new(workload: "prime", model: "serial", workers: 2, messages: 3, params: {}, ruby: "ruby", rep: 1)
+    line = Ractorbench::Measure::RunBuilder.new(spec, seq: 4, started_at: "t").failed("collector_died", "why")
+    assert_equal %w[type id seq started_at workload model workers messages params ruby rep status failure reason], line.keys
+    assert_equal ["prime/serial/w2/m3/ruby/rep1", 4, "failed"], line.values_at("id", "seq", "status")
+    assert Store::RunRecord.parse(line)
   end
 
   def test_a_figure_a_load_file_declares_reaches_the_csv_and_the_json_report
