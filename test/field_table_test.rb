@@ -82,11 +82,7 @@ class FieldTableTest < Minitest::Test
   end
 
   def test_a_model_writing_a_bad_name_fails_its_run_naming_the_field
-    out = File.join(@dir, "r.jsonl")
-    result = ractorbench("run", "-w", "prime", "-m", "serial,typo-figure,plan-clash", "--workers", "1", "--messages", "2",
-      "--reps", "1", "--load", fixture("misnamed_figures.rb"), "-o", out)
-    assert_equal 1, result.code, result.err
-    runs = runs_in(out).to_h { |r| [r["model"], r] }
+    runs = collected("misnamed_figures.rb", "prime", "serial,typo-figure,plan-clash", exit: 1).to_h { |r| [r["model"], r] }
     assert_equal "ok", runs["serial"]["status"]
     typo = runs["typo-figure"]
     assert_equal %w[failed exception], typo.values_at("status", "failure")
@@ -98,11 +94,7 @@ class FieldTableTest < Minitest::Test
   end
 
   def test_a_child_record_past_the_table_is_a_failed_run_naming_the_field
-    out = File.join(@dir, "r.jsonl")
-    result = ractorbench("run", "-w", "bypass-record", "-m", "serial", "--workers", "1", "--messages", "1", "--reps", "1",
-      "--load", fixture("misnamed_figures.rb"), "-o", out)
-    assert_equal 1, result.code, result.err
-    run = runs_in(out).first
+    run = collected("misnamed_figures.rb", "bypass-record", "serial", exit: 1).first
     assert_equal %w[failed garbage], run.values_at("status", "failure")
     assert_equal "garbage on the result channel (fd 3): workers is written by the plan, not by the child: give the child's " \
       "figure a field of its own", run["reason"]
@@ -119,10 +111,8 @@ class FieldTableTest < Minitest::Test
   end
 
   def test_a_figure_a_load_file_declares_reaches_the_csv_and_the_json_report
-    out = File.join(@dir, "r.jsonl")
-    result = ractorbench("run", "-w", "prime", "-m", "serial,widgets", "--workers", "2", "--messages", "5", "--reps", "2",
-      "--load", fixture("widget_figure.rb"), "-o", out)
-    assert_equal 0, result.code, result.err
+    collected("widget_figure.rb", "prime", "serial,widgets", workers: 2, messages: 5, reps: 2)
+    out = @out
     header = results_lines(out).first
     assert_equal [{"name" => "fixture_widgets", "kind" => "amount", "writer" => "worker", "summary" => "median",
                    "title" => "widgets", "unit" => "widgets", "columns" => ["csv"]}], header["fields"]
@@ -142,6 +132,15 @@ class FieldTableTest < Minitest::Test
   end
 
   private
+
+  # The runs of a real collection with a fixture --load-ed, its exit status checked.
+  def collected(file, workloads, models, workers: 1, messages: 1, reps: 1, exit: 0)
+    @out = File.join(@dir, "r.jsonl")
+    result = ractorbench("run", "-w", workloads, "-m", models, "--workers", workers, "--messages", messages, "--reps", reps,
+      "--load", fixture(file), "-o", @out)
+    assert_equal exit, result.code, result.err
+    runs_in(@out)
+  end
 
   def analysis_of(path) = Ractorbench::Analysis.new(Store.read(path))
 end
