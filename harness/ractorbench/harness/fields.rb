@@ -14,13 +14,12 @@ module Ractorbench
       RESULT_FD = "RACTORBENCH_RESULT_FD"
       # The key of the mark a child sends when its measured part ends.
       MEASURED = "measured_part_ended"
-      # How a child says its run went; the driver's Outcome makes it the
-      # run's status (STATUSES), with a failure and a reason.
-      CHILD_STATUSES = %w[ok wrong_result unsupported error].freeze
+      # A run's status, as the driver's Outcome makes it of the child's own
+      # word for how it went (ok, wrong_result, unsupported, error).
       STATUSES = %w[ok failed unsupported].freeze
 
       # What a field holds, as the store checks it (Store::RunRecord.field):
-      # the kinds below `KEPT` are checked, those in it are kept as written.
+      # a CHECKED kind is checked on every line read, a KEPT one kept as written.
       CHECKED = %i[text printed_text count seconds amount status boolean params printed printed_lines].freeze
       KEPT = %i[string number list object].freeze
       # Who writes a field: the plan (the driver, before the run), the child
@@ -82,10 +81,6 @@ module Ractorbench
           @added[name.to_s] = caller_locations(1, 1).first.absolute_path
           @table.fetch(name.to_s)
         end
-
-        def [](name) = @table[name]
-
-        def known?(name) = @table.key?(name)
 
         def all = @table.values
 
