@@ -12,6 +12,7 @@ end
 require_relative "ractorbench/harness"
 require_relative "ractorbench/harness/channel"
 require_relative "ractorbench/harness/profile_hook"
+require_relative "ractorbench/harness/fields"
 
 module Ractorbench
   module Harness
@@ -31,10 +32,10 @@ module Ractorbench
         end
 
         # A workload that is a measurement of its own (ops-per-second) returns its whole record.
-        report(workload.respond_to?(:measure_run) ? workload.measure_run(model, @spec) : measure(workload, model))
+        report(workload.respond_to?(:measure_run) ? own_record(workload, model) : measure(workload, model))
       rescue Unsupported => e
         # The workload has no such variant (scope "workload"), or this Ruby lacks what it needs.
-        report("status" => "unsupported", "scope" => e.scope, "reason" => e.message)
+        report(record("status" => "unsupported", "scope" => e.scope, "reason" => e.message).to_h)
       rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
         report("status" => "error", "reason" => "#{e.class}: #{message(e)}", "backtrace" => Array(e.backtrace).first(8))
         exit!(1)
@@ -72,7 +73,7 @@ module Ractorbench
         # run has (a test fixture does); the real ones make W x M.
         problem = wrong_count(results, jobs.size) || workload.check(results, count, params)
         digest = workload.digest(results)
-        {
+        record(
           "status" => problem ? "wrong_result" : "ok",
           "reason" => problem,
           "messages_time" => messages_time,
@@ -84,7 +85,16 @@ module Ractorbench
           # checking and digesting its results (ours, not the user's).
           "setup_time" => setup_time,
           "finish_time" => now - ended
-        }.merge(cost, run.metrics)
+        ).merge!(cost).merge!(run.metrics, :worker, "workload #{workload.name} under model #{model.name}").to_h
+      end
+
+      # The child's own fields, by name (Fields): a figure a model, a
+      # workload or the run's costs write under another's name is an error
+      # here, naming it, not a figure silently replaced or dropped later.
+      def record(fields) = Fields::Record.new(:child, "the child").merge!(fields)
+
+      def own_record(workload, model)
+        record(workload.measure_run(model, @spec)).to_h
       end
 
       # nil unless this is a profiled run: every timed run goes by as before.

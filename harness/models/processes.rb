@@ -57,7 +57,7 @@ module Ractorbench
       end
 
       def self.record_memory(stats, supervisor_pss)
-        extra_metrics["workers"] = stats.size
+        extra_metrics["workers_reported"] = stats.size
         extra_metrics["workers_peak_rss_kb"] = stats.sum { |s| s[:peak_rss_kb].to_i }
         extra_metrics["workers_pss_kb"] = stats.sum { |s| s[:pss_kb].to_i }
         extra_metrics["supervisor_pss_kb"] = supervisor_pss

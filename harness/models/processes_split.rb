@@ -47,7 +47,7 @@ module Ractorbench
       end
 
       def self.record_memory(replies)
-        extra_metrics["workers"] = replies.size
+        extra_metrics["workers_reported"] = replies.size
         extra_metrics["workers_peak_rss_kb"] = replies.sum { |r| r[:peak_rss_kb].to_i }
         extra_metrics["workers_pss_kb"] = replies.sum { |r| r[:pss_kb].to_i }
         extra_metrics["supervisor_pss_kb"] = Harness::Memory.pss_kb

@@ -9,6 +9,7 @@ require_relative "stats/summary"
 require_relative "analysis/digest_check"
 require_relative "analysis/first_run"
 require_relative "analysis/disturbed"
+require_relative "../../harness/ractorbench/harness/fields"
 
 module Ractorbench
   # Turns the runs of a results file into one row per configuration
@@ -140,11 +141,10 @@ module Ractorbench
           .map { |own, workers| own.to_i + workers.to_i if own })
       end
 
-      def gc_count = @gc_count ||= Stats::Summary.new(values("gc_count"))
-
       # What the runs cost beyond time (page faults, context switches,
-      # allocations, GC time: harness/ractorbench/harness/run_cost.rb), median.
-      COSTS = %w[messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
+      # allocations, GC: harness/ractorbench/harness/run_cost.rb), and any
+      # other figure the field table summarises by its median.
+      COSTS = Harness::Fields.medians.map(&:name).freeze
 
       def cost(key) = (@costs ||= {})[key] ||= Stats::Summary.new(nil, sorted: Stats.sorted(values(key))).median
 

@@ -3,6 +3,7 @@
 require "time"
 require_relative "printable"
 require_relative "measure/runner"
+require_relative "measure/run_builder"
 require_relative "measure/interference"
 require_relative "store"
 require_relative "measure/progress"
@@ -47,9 +48,6 @@ module Ractorbench
       # more (`run ... 2>&1 | head -1`): a stop, as Ctrl-C is.
       class Silenced < StandardError; end
       SILENCED = "standard error was closed (its reader went away), so no failure could be shown"
-
-      # Fields the plan decides: a child's record never overrides them.
-      PLANNED = %w[type id seq started_at workload model workers messages params ruby rep].freeze
 
       # quiet_wait: a QuietWait to call before each run (--wait-quiet), or nil.
       def initialize(catalog:, targets:, timeout:, writer:, progress:, quiet_wait: nil, suspects: [])
@@ -113,10 +111,9 @@ module Ractorbench
         raise unless @alone && @suspects.include?(spec.id)
 
         name = Signal.signame(signo)
-        {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => Time.now.utc.iso8601(3)}.merge(spec.to_h)
-          .merge("status" => "failed", "failure" => "signal", "reason" => "sent SIG#{name} to its collector: it came to " \
-            "ractorbench alone, not to its process group (as Ctrl-C, a closed terminal or a stopped job would), while this " \
-            "run ran, here and the time before; the run's tree was killed and the collection went on")
+        RunBuilder.new(spec, seq: seq).failed("signal", "sent SIG#{name} to its collector: it came to " \
+          "ractorbench alone, not to its process group (as Ctrl-C, a closed terminal or a stopped job would), while this " \
+          "run ran, here and the time before; the run's tree was killed and the collection went on")
       end
 
       # Whether a signal came to this process alone while a run was in flight.
@@ -143,17 +140,15 @@ module Ractorbench
         before = @interference.sample
         outcome = @runner.call(spec, @targets.fetch(spec.ruby))
         after = @interference.sample
-        planned = {"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => started_at, "load_average_1m" => load}
-          .merge(spec.to_h)
-        checked(planned, outcome.except(*PLANNED).merge(@interference.record(before, after))
-          .merge(waited ? {"waited_for_quiet" => waited.round(2)} : {}))
+        planned = -> { RunBuilder.new(spec, seq: seq, started_at: started_at, load_average_1m: load) }
+        checked(planned, outcome, @interference.record(before, after).merge(waited ? {"waited_for_quiet" => waited.round(2)} : {}))
       end
 
       # The record as a reader will check it (Store::RunRecord): a child that
       # sent fields of the wrong type gets a failed run saying which, not a
-      # line every report would skip.
-      def checked(planned, outcome)
-        record = planned.merge(outcome)
+      # line every report would skip. planned: a new RunBuilder of the run.
+      def checked(planned, outcome, seen)
+        record = planned.call.run(outcome, seen)
         safe = Store::JsonSafe.record(record)
         Store::RunRecord.parse(safe)
         size = JSON.generate(safe).bytesize
@@ -162,9 +157,9 @@ module Ractorbench
             "line may hold (#{Store::BoundedLines::RUN_LINE / 1024 / 1024} MB)"
         end
         record
-      rescue Store::RunRecord::BadLine => e
-        planned.merge(outcome.slice("whole_time", "user", "system", "stderr_tail", "settings"))
-          .merge("status" => "failed", "failure" => "garbage", "reason" => "garbage on the result channel (fd 3): #{e.message}")
+      rescue Store::RunRecord::BadLine, *RunBuilder::INVALID => e
+        kept = %w[whole_time user system stderr_tail settings].select { |k| outcome.key?(k) }.to_h { |k| [k, outcome[k]] }
+        planned.call.failed("garbage", "garbage on the result channel (fd 3): #{e.message}", kept)
       end
 
       def report(record)

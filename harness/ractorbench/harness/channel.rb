@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "fields"
+
 module Ractorbench
   module Harness
     # The child's side of the driver/child boundary, the one place that opens
@@ -11,10 +13,10 @@ module Ractorbench
     # plain here: strings, numbers, true/false/nil, arrays and string-keyed
     # hashes; anything else travels as its #inspect.
     module Channel
-      FD = "RACTORBENCH_RESULT_FD"
+      FD = Fields::RESULT_FD
       # The key of the mark a run sends when its measured part has ended
       # (Measure::Launcher then gives it a second time limit for the rest).
-      MEASURED = "measured_part_ended"
+      MEASURED = Fields::MEASURED
       DEPTH = 32
 
       module_function

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "fields"
+
 module Ractorbench
   module Harness
     # The contract a model module fulfils (extend it, then define `run`):
@@ -74,9 +76,10 @@ module Ractorbench
       end
 
       # Extra figures a model measured itself (e.g. the memory of forked
-      # workers, which the driver cannot see); merged into the run record.
+      # workers, which the driver cannot see), written by name through the
+      # field table; merged into the run record.
       def extra_metrics
-        @extra_metrics ||= {}
+        @extra_metrics ||= Fields::Record.new(:worker, "model #{name}")
       end
 
       # How many jobs each worker did, in worker order: the run's own record

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "fields"
+
 module Ractorbench
   module Harness
     # What a run cost beyond its time, read by the child about itself and its
@@ -52,7 +54,7 @@ module Ractorbench
         workers = @reported || []
         faults = faults_after.zip(before[:faults]).map { |a, b| a - b } if faults_after && before[:faults]
         voluntary, involuntary = switches(before[:tasks], task_switches, workers)
-        {
+        Fields::Record.new(:child, "the run's costs (RunCost)").merge!(
           # The timed work's own CPU, without Ruby's start-up and the rest.
           "messages_cpu" => (cpu - before[:cpu]).round(6),
           "minor_faults" => faults && faults[0] + faults[1],
@@ -62,7 +64,7 @@ module Ractorbench
           "allocated_objects" => allocated - before[:allocated] + workers.sum { |w| w[:allocated].to_i },
           "gc_count" => GC.count - before[:gc_count] + workers.sum { |w| w[:gc_count].to_i },
           "gc_time_ms" => gc_time && before[:gc_time] && gc_time - before[:gc_time] + workers.sum { |w| w[:gc_time].to_i }
-        }
+        )
       end
 
       # In a worker (thread, ractor or forked process), as it starts.

@@ -86,7 +86,7 @@ module Ractorbench
           "table" => params["table"], "subject" => params["subject"].to_s, "model" => group.model, "ruby" => group.ruby,
           "seed" => ops["seed"] || known&.seed, "ran" => ops["ran"] || known&.ran, "runs" => figures.size,
           "unsupported" => group.unsupported_reason&.sub(/\Anot supported on this Ruby: /, ""),
-          "failed" => group.failed_runs.map { |r| r["reason"] }
+          "failed" => group.failed_runs.map(&:reason)
         }
         figures.empty? ? row : row.merge(measured(figures, ops))
       end

@@ -13,23 +13,26 @@ module Ractorbench
     # figure is a new member here and its value in `for`; the JSON report
     # lists the members in this order. Read as row.speedup or, as reports
     # long have, row["speedup"].
-    Row = Struct.new(
-      :workload, :model, :workers, :messages, :params, :ruby, :samples, :failed, :unsupported,
-      :messages_time, :whole_time, :speedup, :whole_speedup, :cpu_utilisation, :cpu_seconds, :peak_memory_kb, :gc_count,
-      # Group::COSTS: what the runs cost (the child's own /proc figures), medians
-      :messages_cpu, :minor_faults, :major_faults, :voluntary_switches, :involuntary_switches, :allocated_objects, :gc_time_ms,
-      :disturbed_runs,
-      # Uncertainty.row
-      :messages_time_ci, :whole_time_ci, :cpu_utilisation_ci, :speedup_ci, :outliers, :first_run,
-      # WorkSpread.row
-      :idle_worker_runs, :idle_worker_jobs,
-      # Efficiency.row
-      :usable_cores, :cores_used, :oversubscribed, :parallel_efficiency, :cpu_cost, :baseline_cpu_seconds,
-      :baseline_samples, :contention, :vm_serialises, :settings,
-      # Gap.row: the gap to the ideal in parts
-      :work_share, :extra_cpu_share, :idle_share, :fixed_cost_seconds,
-      keyword_init: true
-    ) do
+    #
+    # Its members: ROW_HEAD, then the field table's median figures
+    # (Harness::Fields, Group::COSTS) not among them, in the table's order,
+    # then ROW_TAIL (Uncertainty.row, WorkSpread.row, Efficiency.row and
+    # Gap.row make those from messages_time_ci on); `added`: the medians of
+    # fields a --load file declared, as the results header records them
+    # (read by name, listed last).
+    ROW_HEAD = %i[
+      workload model workers messages params ruby samples failed unsupported
+      messages_time whole_time speedup whole_speedup cpu_utilisation cpu_seconds peak_memory_kb gc_count
+    ].freeze
+    ROW_TAIL = %i[
+      disturbed_runs
+      messages_time_ci whole_time_ci cpu_utilisation_ci speedup_ci outliers first_run
+      idle_worker_runs idle_worker_jobs
+      usable_cores cores_used oversubscribed parallel_efficiency cpu_cost baseline_cpu_seconds
+      baseline_samples contention vm_serialises settings
+      work_share extra_cpu_share idle_share fixed_cost_seconds
+    ].freeze
+    Row = Struct.new(*ROW_HEAD, *(Group::COSTS.map(&:to_sym) - ROW_HEAD), *ROW_TAIL, :added, keyword_init: true) do
       def self.for(group, header)
         figures = {
           "workload" => group.workload, "model" => group.model, "workers" => group.workers,
@@ -41,12 +44,18 @@ module Ractorbench
           "cpu_utilisation" => group.cpu_utilisation.median,
           "cpu_seconds" => group.cpu_seconds.median,
           "peak_memory_kb" => group.peak_memory_kb.median,
-          "gc_count" => group.gc_count.median,
           **Group::COSTS.to_h { |k| [k, group.cost(k)] },
           # Runs during which other programs kept the CPUs busy (nil: not measured).
           "disturbed_runs" => (group.disturbed_runs.size if group.interference_recorded?)
         }.merge(Uncertainty.row(group), WorkSpread.row(group), Efficiency.row(group, header), Gap.row(group, header))
-        new(**figures.transform_keys(&:to_sym)).tap { |row| row.traits = [group.baseline_model?, group.ceiling_of] }
+        new(**figures.transform_keys(&:to_sym), added: added(group, header)).tap { |row| row.traits = [group.baseline_model?, group.ceiling_of] }
+      end
+
+      # The medians of the fields the file's header records as declared by
+      # a --load file (Harness::Fields.recorded), or nil.
+      def self.added(group, header)
+        fields = Harness::Fields.recorded(header && header["fields"]).select(&:median?)
+        fields.empty? ? nil : fields.to_h { |f| [f.name, group.cost(f.name)] }
       end
 
       # What the row's model is (traits of the model, not figures: kept out
@@ -59,8 +68,12 @@ module Ractorbench
       # The per-job models the row's model (a split) is the ceiling of.
       def ceiling_of = @traits&.last || []
 
-      # String keys, as the JSON report and its readers have them.
-      def to_h = members.to_h { |m| [m.to_s, self[m]] }
+      # By member name, as a Struct reads, or an added field's name.
+      def [](name) = ROW_NAMES.key?(name) ? super : added&.[](name.to_s)
+
+      # String keys, as the JSON report and its readers have them; added
+      # fields last.
+      def to_h = (members - [:added]).to_h { |m| [m.to_s, self[m]] }.merge(added || {})
 
       def to_json(*args) = to_h.to_json(*args)
 
@@ -85,5 +98,7 @@ module Ractorbench
       # All models of this row's workload, size and Ruby (Plan::Panel).
       def panel = Plan::Panel.new(workload: workload, params: params, workers: workers, messages: messages, ruby: ruby)
     end
+    # Every member's name, as a Symbol and as a String (Row#[]).
+    ROW_NAMES = (Row.members - [:added]).flat_map { |m| [m, m.to_s] }.to_h { |m| [m, true] }.freeze
   end
 end

@@ -76,12 +76,12 @@ module Ractorbench
       end
 
       def point(group, row)
-        ci = row["speedup_ci"] || {}
+        ci = row.speedup_ci || {}
         memory, kind, rss = memory(group)
         Point.new(workers: group.workers.to_i, samples: group.messages_time.n, time: group.messages_time,
-          baseline_time: group.baseline&.messages_time, speedup: row["speedup"], low: ci["low"], high: ci["high"], verdict: verdict(group, ci),
-          efficiency: row["parallel_efficiency"], cpu: row["cpu_utilisation"], memory_kb: memory, memory_kind: kind,
-          rss_sum_kb: rss, failed: row["failed"], row: row)
+          baseline_time: group.baseline&.messages_time, speedup: row.speedup, low: ci["low"], high: ci["high"], verdict: verdict(group, ci),
+          efficiency: row.parallel_efficiency, cpu: row.cpu_utilisation, memory_kb: memory, memory_kind: kind,
+          rss_sum_kb: rss, failed: row.failed, row: row)
       end
 
       # With a 95% interval of the speedup, whether it excludes 1; with too few

@@ -85,7 +85,7 @@ module Ractorbench
         run = group.first_run
         return nil unless run
 
-        {"id" => run["id"], "messages_time" => run["messages_time"], "whole_time" => run["whole_time"],
+        {"id" => run.id, "messages_time" => run.messages_time, "whole_time" => run.whole_time,
          "excluded" => group.first_run_excluded?}
       end
     end

@@ -36,7 +36,7 @@ module Ractorbench
       # rows: Reports::Parts::Rows.for(analysis), passed in when a report already has them.
       def for(analysis, rows)
         machine = analysis.header["machine"] || {}
-        measured = rows.reject { |r| r["unsupported"] || r["samples"].to_i.zero? }
+        measured = rows.reject { |r| r.unsupported || r.samples.to_i.zero? }
         [
           idle_workers(measured), too_short(measured),
           few_samples(measured), spread(measured), slow_first_runs(measured), outliers(measured),
@@ -66,12 +66,12 @@ module Ractorbench
       end
 
       def idle_workers(rows)
-        idle = rows.select { |r| r["idle_worker_runs"].to_i.positive? }
+        idle = rows.select { |r| r.idle_worker_runs.to_i.positive? }
         return nil if idle.empty?
 
         Warning.new("idle_worker",
           "in #{Plural.count(idle.size, "configuration")} a worker did no job while another did #{Analysis::WorkSpread::SEVERAL} or more " \
-          "(#{named(idle) { |r| "#{label(r)}: #{r["idle_worker_runs"]} of #{r["samples"]} runs, jobs per worker #{r["idle_worker_jobs"].inspect}" }}): " \
+          "(#{named(idle) { |r| "#{label(r)}: #{r.idle_worker_runs} of #{r.samples} runs, jobs per worker #{r.idle_worker_jobs.inspect}" }}): " \
           "their speedup (marked ?) shows how the model handed out jobs, not what parallel work gives; give every " \
           "worker several jobs (more --messages), and report it if a model leaves workers idle with jobs to spare", ["--messages"])
       end
@@ -96,12 +96,12 @@ module Ractorbench
 
       def few_samples(rows)
         need = Stats::MedianInterval.min_samples
-        few = rows.select { |r| r["samples"] < need }
+        few = rows.select { |r| r.samples < need }
         return nil if few.empty?
 
         Warning.new("few_samples",
           "#{few.size} of #{Plural.count(rows.size, "configuration")} #{Plural.verb(few.size, "has", "have")} fewer than #{need} successful runs (fewest: " \
-          "#{few.map { |r| r["samples"] }.min}), too few for a 95% interval of the median or of a speedup, " \
+          "#{few.map(&:samples).min}), too few for a 95% interval of the median or of a speedup, " \
           "so their differences may be noise: run again with #{RepsAdvice.text(comparisons(rows))}")
       end
 
@@ -121,13 +121,13 @@ module Ractorbench
       end
 
       def relative_spread(row)
-        s = row["messages_time"]
+        s = row.messages_time
         (s["stddev"] && s["mean"].to_f.positive?) ? s["stddev"] / s["mean"] : nil
       end
 
       # Slow first runs have their own warning and are not counted again here.
       def outliers(rows)
-        ids = rows.flat_map { |r| Array(r["outliers"]) - (slow_first_run?(r) ? [r["first_run"]["id"]] : []) }
+        ids = rows.flat_map { |r| Array(r.outliers) - (slow_first_run?(r) ? [r.first_run["id"]] : []) }
         return nil if ids.empty?
 
         Warning.new("outliers",
@@ -148,9 +148,9 @@ module Ractorbench
       end
 
       def slow_first_run?(row)
-        first = row["first_run"]
-        first && !first["excluded"] && Array(row["outliers"]).include?(first["id"]) &&
-          first["messages_time"].to_f > row["messages_time"]["median"].to_f
+        first = row.first_run
+        first && !first["excluded"] && Array(row.outliers).include?(first["id"]) &&
+          first["messages_time"].to_f > row.messages_time["median"].to_f
       end
 
       # Runs that measured the rest of the machine say which of them it
@@ -201,10 +201,10 @@ module Ractorbench
       # Our own runs keep at most max(usable cores, workers) busy, plus the
       # coordinating process; a load beyond that was someone else's.
       def load_during(runs, machine, rows)
-        loads = runs.filter_map { |r| r["load_average_1m"] }
+        loads = runs.filter_map(&:load_average_1m)
         return nil if loads.empty?
 
-        own = [machine["usable_cores"].to_i, rows.map { |r| r["workers"].to_i }.max.to_i].max + 1
+        own = [machine["usable_cores"].to_i, rows.map { |r| r.workers.to_i }.max.to_i].max + 1
         peak = loads.max
         return nil unless peak > own
 
@@ -237,7 +237,7 @@ module Ractorbench
         return nil if usable.zero? || over.empty?
 
         Warning.new("oversubscribed",
-          "#{over.map { |r| r["workers"] }.uniq.sort.map { |w| "W=#{w}" }.join(", ")} #{Plural.verb(over.map { |r| r["workers"] }.uniq.size, "exceeds", "exceed")} the #{usable} usable " \
+          "#{over.map(&:workers).uniq.sort.map { |w| "W=#{w}" }.join(", ")} #{Plural.verb(over.map(&:workers).uniq.size, "exceeds", "exceed")} the #{usable} usable " \
           "#{Plural.word(usable, "core")} (#{named(over)}): no model can go past #{usable}x there, those rows measure oversubscription; " \
           "use --workers up to #{usable} to measure scaling", ["--workers"])
       end

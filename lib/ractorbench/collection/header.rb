@@ -5,6 +5,7 @@ require_relative "../version"
 require_relative "../store"
 require_relative "../measure/machine"
 require_relative "../plan/catalog"
+require_relative "../../../harness/ractorbench/harness/fields"
 
 module Ractorbench
   class Collection
@@ -21,7 +22,8 @@ module Ractorbench
       module_function
 
       # extra: the caller's own fields after the plan (ruby_bench, shard,
-      # try's findings, profile), in the order given.
+      # try's findings, profile), in the order given; then the fields a
+      # --load file declared (Harness::Fields), which reports read back.
       def build(command:, plan:, targets:, catalog:, timeout:, scale: 1.0, suite: nil, reps: UNRECORDED, extra: {})
         {
           "type" => "header", "tool" => Store::TOOL, "version" => VERSION,
@@ -31,7 +33,7 @@ module Ractorbench
           "machine" => Measure::Machine.describe, "rubies" => targets.map(&:to_h),
           "load" => catalog.files - Plan::Catalog.default.files, **catalog.traits,
           "plan" => plan.to_h
-        ).merge(extra)
+        ).merge(extra, Harness::Fields.header(catalog.files))
       end
 
       def recorded_reps(reps) = reps.equal?(UNRECORDED) ? {} : {"reps" => reps}

@@ -4,6 +4,7 @@ require_relative "../errors"
 require_relative "../plural"
 require_relative "../store"
 require_relative "../store/recorded_plan"
+require_relative "../measure/run_builder"
 require_relative "../profile/stage"
 require_relative "session"
 
@@ -54,8 +55,7 @@ module Ractorbench
       def record_death(writer, spec, deaths, seq)
         reason = "the collector died during this run, each of the #{deaths.deaths} times it ran (the run killed or " \
           "crashed ractorbench, or something else did); recorded as failed so the collection can finish"
-        writer.append({"type" => "run", "id" => spec.id, "seq" => seq, "started_at" => deaths.started_at}
-          .merge(spec.to_h).merge("status" => "failed", "failure" => "collector_died", "reason" => reason))
+        writer.append(Measure::RunBuilder.new(spec, seq: seq, started_at: deaths.started_at).failed("collector_died", reason))
         @progress.puts("ractorbench: FAILED #{spec.id}: #{reason}")
       end
     end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../../harness/ractorbench/harness/fields"
+
 module Ractorbench
   module Measure
     # Classifies how a child ended: a clean record, an unsupported model, or a
@@ -13,28 +15,46 @@ module Ractorbench
         @status = launched.status
         @timeout = timeout
         @child = launched.channel_problem ? nil : launched.record
+        @fields, @fields_problem = child_fields
         @stderr = launched.stderr.lines
         @stderr_head = launched.stderr.first_lines(5)
       end
 
-      def to_h
-        record = {"whole_time" => @launched.whole_time.round(6)}
-        record.merge!(@child.except("status", "reason")) if @child
+      def to_h = record.to_h
+
+      # The child's fields and the driver's, each by name through the field
+      # table (Harness::Fields::Record): a child that wrote a field of the
+      # plan's or the driver's, or one no table declares, raises Clash or
+      # UnknownField (a failed run naming it: garbage on the result channel).
+      def record
         status, failure, reason = classify
-        record.merge!("status" => status, "failure" => failure, "reason" => reason)
+        driver = {"status" => status, "failure" => failure, "reason" => reason}
         unless status == "ok"
-          record["stderr_head"] = @stderr_head unless @stderr_head.empty? || @stderr_head == @stderr.first(5)
-          record["stderr_tail"] = @stderr
+          driver["stderr_head"] = @stderr_head unless @stderr_head.empty? || @stderr_head == @stderr.first(5)
+          driver["stderr_tail"] = @stderr
         end
-        record.compact
+        record = Harness::Fields::Record.new(:driver, "the collector")
+        record["whole_time"] = @launched.whole_time.round(6)
+        record.merge!(@fields) if @fields
+        record.merge!(driver.compact)
       end
 
       private
+
+      # [the child's fields as a Record, nil] or [nil, what is wrong with them].
+      def child_fields
+        return [nil, nil] unless @child.is_a?(Hash)
+
+        [Harness::Fields::Record.new(%i[child worker], "the child").merge!(@child.except("status", "reason").compact), nil]
+      rescue Harness::Fields::Clash, Harness::Fields::UnknownField => e
+        [nil, e.message]
+      end
 
       def classify
         return ["failed", "timeout", timeout_reason] if @launched.timed_out
         return ["failed", "crash", "crashed: killed by SIG#{Signal.signame(@status.termsig)}#{bug_report}"] if @status.signaled?
         return ["failed", "garbage", "garbage on the result channel (fd 3): #{@launched.channel_problem}"] if @launched.channel_problem
+        return ["failed", "garbage", "garbage on the result channel (fd 3): #{@fields_problem}"] if @fields_problem
         return escaped unless @launched.escaped.empty?
 
         case @child&.fetch("status", nil)

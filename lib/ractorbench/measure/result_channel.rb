@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../../harness/ractorbench/harness/fields"
+
 module Ractorbench
   module Measure
     # Decodes what a child wrote on its result channel (fd 3): one or more
@@ -16,8 +18,8 @@ module Ractorbench
       Garbage = Class.new(StandardError)
 
       LIMIT = 8 * 1024 * 1024
-      # The mark's key (Harness::Channel::MEASURED, which the driver cannot load).
-      MEASURED = "measured_part_ended"
+      # The mark's key, as the child's Harness::Channel writes it.
+      MEASURED = Harness::Fields::MEASURED
       DEPTH = 64
       MAJOR = 4
       MINOR = 8

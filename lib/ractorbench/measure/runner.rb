@@ -22,12 +22,12 @@ module Ractorbench
       def call(spec, target)
         settings = target.interpreter_settings
         if (reason = settings.unsupported_reason)
-          return {"status" => "unsupported", "reason" => "not supported on this Ruby: #{reason}", "settings" => settings.to_h}
+          return driver("status" => "unsupported", "reason" => "not supported on this Ruby: #{reason}", "settings" => settings.to_h)
         end
 
         programs = target.programs
         launched = Launcher.new(target, programs.child, timeout: @timeout).call(child_spec(spec, programs))
-        Measure::Outcome.new(launched, timeout: @timeout).to_h.merge(
+        Measure::Outcome.new(launched, timeout: @timeout).record.merge!(
           "user" => launched.user.round(6),
           "system" => launched.system.round(6),
           "settings" => settings.to_h
@@ -35,6 +35,8 @@ module Ractorbench
       end
 
       private
+
+      def driver(fields) = Harness::Fields::Record.new(:driver, "the collector").merge!(fields)
 
       # A child that cannot load the workload's file (mruby's) gets its
       # default parameters with the spec: they are declared there only.

@@ -4,6 +4,7 @@ require "csv"
 require_relative "../analysis/rows"
 require_relative "../analysis/ops_per_second"
 require_relative "../printable"
+require_relative "../../../harness/ractorbench/harness/fields"
 
 require_relative "../reports"
 
@@ -20,9 +21,12 @@ module Ractorbench
 
       # 95% intervals: of both medians and of the speedup over serial.
       INTERVALS = %w[messages_time_ci whole_time_ci speedup_ci].freeze
-      # Columns added later go last, so older readers' column positions hold.
-      LATER = %w[idle_worker_runs minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms
-        work_share extra_cpu_share idle_share fixed_cost_seconds disturbed_runs].freeze
+      # The field table's medians with a CSV column (Harness::Fields) that
+      # KEYS does not name, in the table's order.
+      COSTS = (Harness::Fields.shown_in(:csv).map(&:name) - KEYS).freeze
+      # Columns added later go last, so older readers' column positions hold;
+      # a field a --load file declared (the header's "fields") goes after OPS.
+      LATER = ["idle_worker_runs", *COSTS, "work_share", "extra_cpu_share", "idle_share", "fixed_cost_seconds", "disturbed_runs"].freeze
       # Seed 001's operations per second: a row per subject and Ruby, after
       # the configurations, its time columns empty.
       OPS = %w[ops_table ops_subject ops_seed ops_ran ops_samples ops_per_second_mean ops_per_second_median
@@ -31,18 +35,23 @@ module Ractorbench
       def render(analysis)
         headers = KEYS + %w[messages_time whole_time].product(STATS).map { |t, s| "#{t}_#{s}" } +
           INTERVALS.product(%w[low high]).map { |i, end_| "#{i}_#{end_}" } + LATER
+        added = added(analysis)
         CSV.generate do |csv|
-          csv << headers + OPS
+          csv << headers + OPS + added
           Parts::Rows.for(analysis).each do |r|
             cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
               INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
-            csv << printable(cells + [nil] * OPS.size)
+            csv << printable(cells + [nil] * OPS.size + added.map { |k| r[k] })
           end
           Analysis::OpsPerSecond.tables(analysis).each do |_, rows|
-            rows.each { |r| csv << printable(headers.map { |h| ops_key(r, h) } + ops_cells(r)) }
+            rows.each { |r| csv << printable(headers.map { |h| ops_key(r, h) } + ops_cells(r) + [nil] * added.size) }
           end
         end
       end
+
+      # The fields with a CSV column that a --load file declared, as the
+      # results header records them.
+      def added(analysis) = Harness::Fields.recorded(analysis.header&.[]("fields")).select { |f| f.column?(:csv) }.map(&:name)
 
       # A name starting with =, +, - or @ is text, not a formula to run.
       def printable(cells) = cells.map { |c| Printable.cell(c) }

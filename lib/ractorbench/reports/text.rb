@@ -12,6 +12,7 @@ require_relative "parts/vm_notes"
 require_relative "parts/gap_notes"
 require_relative "parts/profile_tables"
 require_relative "../analysis/warnings"
+require_relative "../../../harness/ractorbench/harness/fields"
 
 require_relative "../reports"
 
@@ -65,19 +66,18 @@ module Ractorbench
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
-      COSTS = ["workload", "model", "W", "M", "ruby", "minor faults", "major faults", "voluntary sw", "involuntary sw",
-        "objects", "GC runs", "GC ms"].freeze
-
-      # What each configuration cost beyond time (medians), where runs recorded it.
+      # What each configuration cost beyond time (medians), where runs
+      # recorded it: a column per field the field table shows here.
       def costs(rows)
-        keys = %w[minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_count gc_time_ms]
+        fields = Harness::Fields.shown_in(:text)
         body = rows.select { |r| r["minor_faults"] || r["allocated_objects"] }.map do |r|
-          [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]] + keys.map { |k| r[k] ? Parts::GapNotes.count(r[k]) : "-" }
+          [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]] + fields.map { |f| r[f.name] ? Parts::GapNotes.count(r[f.name]) : "-" }
         end
         return nil if body.empty?
 
-        table = Terminal::Table.new(title: "Cost per run (medians; page faults of forked workers included)", headings: COSTS, rows: body)
-        (5..11).each { |i| table.align_column(i, :right) }
+        headings = ["workload", "model", "W", "M", "ruby", *fields.map(&:title)]
+        table = Terminal::Table.new(title: "Cost per run (medians; page faults of forked workers included)", headings: headings, rows: body)
+        (5...headings.size).each { |i| table.align_column(i, :right) }
         table.to_s
       end
 

@@ -13,7 +13,7 @@ module Ractorbench
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
         "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
         "baselines" => [Hash], "ceilings" => [Hash], "vouched_by" => [Hash],
-        "shard" => [Hash], "merged" => [Hash]
+        "shard" => [Hash], "merged" => [Hash], "fields" => [Array]
       }.freeze
 
       module_function

@@ -174,7 +174,13 @@ module Ractorbench
           **Plan::Catalog::TRAIT_KEYS.to_h { |key| [key, traits(headers, key)] },
           "plan" => {"seed" => first["seed"], "runs" => plan},
           "merged" => {"plan" => @plan, "sources" => sources}
-        }
+        }.merge(fields(headers))
+      end
+
+      # The fields --load files declared (Harness::Fields.header), each once.
+      def fields(headers)
+        fields = headers.flat_map { |h| Array(h["fields"]) }.uniq { |f| f["name"] }
+        fields.empty? ? {} : {"fields" => fields}
       end
 
       # Every collection's model traits, the first collection's where two differ.

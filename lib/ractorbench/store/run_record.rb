@@ -4,6 +4,7 @@ require "forwardable"
 require_relative "../plan/configuration"
 require_relative "../printable"
 require_relative "run_fields"
+require_relative "../../../harness/ractorbench/harness/fields"
 
 module Ractorbench
   module Store
@@ -12,15 +13,13 @@ module Ractorbench
     # wrong, never a NoMethodError deep inside a report. The JSON line is kept
     # as it was (to_h), so the file format stays the contract it always was;
     # fields a workload or model adds beyond the core ones are kept too.
+    # Which field is checked as what is the field table's (Harness::Fields).
     class RunRecord
       extend Forwardable
 
       BadLine = Class.new(StandardError)
-      STATUSES = %w[ok failed unsupported].freeze
-      TEXT = %w[id workload model ruby].freeze
-      COUNTS = %w[workers messages rep].freeze
+      STATUSES = Harness::Fields::STATUSES
       # A run longer than a year is a damaged line, not a measurement.
-      SECONDS = %w[messages_time whole_time user system others_cpu steal].freeze
       MAX_SECONDS = 365 * 24 * 3600.0
       # A time under a nanosecond but not 0 is no clock's reading: a ratio
       # over it would not even be a finite number.
@@ -29,30 +28,20 @@ module Ractorbench
       # faults, switches, allocations, CPU seconds, the load average): any
       # number from 0 up to one no run reaches, so that sums and ratios of
       # them stay finite.
-      AMOUNTS = %w[peak_rss_kb workers_peak_rss_kb workers_pss_kb supervisor_pss_kb gc_count load_average_1m
-        messages_cpu minor_faults major_faults voluntary_switches involuntary_switches allocated_objects gc_time_ms].freeze
       MAX_AMOUNT = 1e15
-      # Text reports print as they are, coloured or not: no control character
-      # in them may reach a terminal (Printable.name; names are made so by
-      # Plan::Configuration).
-      PRINTED = %w[id reason failure].freeze
-      PRINTED_LINES = %w[stderr_head stderr_tail backtrace].freeze
 
       def_delegators :@data, :[], :fetch, :dig, :values_at, :key?, :slice, :to_h
 
       # record: a Hash parsed from one JSON line of type "run".
       def self.parse(record) = new(validate(record))
 
-      # What each field a report reads must be; any other field is kept as it is.
-      KINDS = {
-        "id" => :printed_text, "workload" => :text, "model" => :text, "ruby" => :text,
-        "workers" => :count, "messages" => :count, "rep" => :count, "seq" => :count,
-        "params" => :params, "status" => :status, "disturbed" => :boolean,
-        "reason" => :printed, "failure" => :printed,
-        **PRINTED_LINES.to_h { |k| [k, :printed_lines] }, **SECONDS.to_h { |k| [k, :seconds] },
-        **AMOUNTS.to_h { |k| [k, :amount] }
-      }.freeze
-      REQUIRED = (TEXT + COUNTS + ["status"]).freeze
+      # What each field a report reads must be (the field table's checked
+      # kinds); any other field is kept as it is. Text reports print as they
+      # are, coloured or not: no control character in a printed field may
+      # reach a terminal (Printable.name; names are made so by
+      # Plan::Configuration).
+      KINDS = Harness::Fields.checks
+      REQUIRED = Harness::Fields.required.map(&:name).freeze
 
       # The record itself, its types checked and its printed fields made
       # printable; a BadLine naming the first field of the wrong shape.

@@ -30,7 +30,7 @@ module Ractorbench
             reports = @workers.map(&:report)
             # Each process measured itself while all were alive (PSS shares
             # a page among the processes mapping it at that moment).
-            @metrics = {"workers" => reports.size, "workers_peak_rss_kb" => reports.sum { |r| r[:peak_rss_kb].to_i },
+            @metrics = {"workers_reported" => reports.size, "workers_peak_rss_kb" => reports.sum { |r| r[:peak_rss_kb].to_i },
                         "workers_pss_kb" => reports.sum { |r| r[:pss_kb].to_i }, "supervisor_pss_kb" => Memory.pss_kb}
             @workers.each(&:finish)
             reports
