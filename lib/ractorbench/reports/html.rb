@@ -3,6 +3,7 @@
 require "erb"
 require_relative "../plan/configuration"
 require_relative "parts/rows"
+require_relative "parts/cells"
 require_relative "parts/verdict"
 require_relative "parts/winners"
 require_relative "parts/profile_tables"
@@ -145,18 +146,11 @@ module Ractorbench
 
         def seconds(summary) = Parts::Format.seconds(summary)
 
-        def interval(ci) = Parts::Format.interval(ci)
-
         def ratio(value) = Parts::Format.ratio(value)
 
         def percent(value) = Parts::Format.percent(value)
 
-        def speedup_interval(row)
-          ci = row["speedup_ci"]
-          return "" if row["model"] == Analysis::BASELINE || ci.nil?
-
-          ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "n<#{Stats::Bootstrap::MIN_SAMPLES}"
-        end
+        def speedup_interval(row) = Parts::Cells::Speedup.of(row).interval(missing: "n<#{Stats::Bootstrap::MIN_SAMPLES}")
 
         def failures = analysis.crashed_runs.first(50)
 

@@ -4,6 +4,7 @@ require_relative "text"
 require_relative "../plan/configuration"
 require_relative "parts/rows"
 require_relative "parts/columns"
+require_relative "parts/cells"
 require_relative "parts/units"
 require_relative "parts/verdict"
 require_relative "parts/ops_tables"
@@ -101,10 +102,10 @@ module Ractorbench
         return "-" if r["speedup"].nil?
         return "1×" if r["model"] == Analysis::BASELINE
 
-        ci = r["speedup_ci"]
-        text = Parts::Format.ratio(r["speedup"]) + ((ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : "")
-        style = if ci && ci["low"] && ci["low"] > 1 then :green
-        elsif ci && ci["high"] && ci["high"] < 1 then :red
+        s = Parts::Cells::Speedup.of(r)
+        text = Parts::Cells.ratio(s.value) + (s.known? ? " #{Parts::Cells.interval(s.low, s.high)}" : "")
+        style = if s.known? && s.low > 1 then :green
+        elsif s.known? && s.high < 1 then :red
         end
         Parts::Columns::Cell.new(text, style)
       end

@@ -2,6 +2,7 @@
 
 require "terminal-table"
 require_relative "parts/rows"
+require_relative "parts/cells"
 require_relative "../plan/configuration"
 require_relative "../forked_parts"
 require_relative "parts/verdict"
@@ -86,7 +87,7 @@ module Ractorbench
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
           [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
             keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
-              [Parts::Format.interval(r["#{metric}_ci"]), Parts::Format.first_run(r["first_run"], metric)]
+              [Parts::Cells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
           end
         end
         table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)

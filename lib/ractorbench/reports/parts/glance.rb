@@ -4,6 +4,7 @@ require_relative "rows"
 require_relative "../../plan/configuration"
 require_relative "winners"
 require_relative "markdown_text"
+require_relative "cells"
 require_relative "../../analysis/warnings"
 
 module Ractorbench
@@ -40,12 +41,7 @@ module Ractorbench
           ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
         end
 
-        def speedup_interval(row)
-          ci = row["speedup_ci"]
-          return "" if row["model"] == Analysis::BASELINE || ci.nil?
-
-          ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)"
-        end
+        def speedup_interval(row) = Cells::Speedup.of(row).interval(missing: "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)")
 
         # Names come from results files: a table cell must stay one cell, and
         # a workload called <script> must stay text wherever the Markdown lands.
