@@ -37,16 +37,6 @@ module Ractorbench
         ].compact
       end
 
-      # Lines for a plain-text report: how first runs were treated, then
-      # every warning. refused: options the command at hand does not take
-      # (the tour chooses its own sizes): a warning whose advice needs one of
-      # them is no use there, and is left out.
-      def lines(analysis, rows, refused: [])
-        note = analysis.first_run.describe
-        usable = self.for(analysis, rows).reject { |w| refused.any? { |option| w.message.include?(option) } }
-        [("Note: #{note}." if note), *usable.map { |w| "WARNING: #{w.message}" }].compact
-      end
-
       # A configuration named as its label names it, without the internal
       # parameters (Plan::INTERNAL_PARAMS).
       def label(row)

@@ -18,7 +18,6 @@ require_relative "../measure/collector"
 require_relative "../measure/interference"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../reports/summary"
 require_relative "../plural"
 
 require_relative "../measure/quiet_wait"
@@ -33,8 +32,6 @@ module Ractorbench
     # child Ruby, store every run as it finishes, then summarise.
     class Run
       DEFAULT_TIMEOUT = 600.0
-      # Formats for people: coloured on a terminal.
-      HUMAN = %w[summary text bm].freeze
       EXIT_CODES = [[0, "every run succeeded and every model computed the same results"],
         [1, "a run failed, or a model's results differ from serial's (the table says which)"],
         [2, "bad input: one line on stderr says what to change; nothing is run"]].freeze
@@ -339,8 +336,9 @@ module Ractorbench
         @err.flush
       end
 
+      # The format asked for (its traits: Reports::Format), else the default.
       def renderer
-        @renderer ||= Reports.fetch(@format || "summary")
+        @renderer ||= @format ? Reports.format(@format) : Reports.default
       end
 
       def command_name = "run"
@@ -348,7 +346,7 @@ module Ractorbench
       # A line on stderr, wrapped to the terminal.
       def note(line) = @err.puts(parser.terminal(@err).present(line))
 
-      def summary? = @format.nil? || @format == "summary"
+      def summary? = renderer.closing
 
       # Options this command does not take, so no advice may ask for them.
       def refused_options = []
@@ -359,13 +357,13 @@ module Ractorbench
       def closing(analysis)
         terminal = parser.terminal(@out)
         if summary?
-          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
+          text = renderer.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
             refused: refused_options)
           return terminal.paint(terminal.color? ? text : Printable.terminal(text))
         end
 
         text = Printable.terminal(renderer.render(analysis))
-        HUMAN.include?(@format) ? terminal.paint(text) : text
+        renderer.shown(text, terminal)
       end
 
       def rubies

@@ -35,7 +35,7 @@ module Ractorbench
         def code(text) = text.delete("`")
       end
 
-      Reports.register("markdown", Markdown, of: :comparison)
+      Reports.register("markdown", Markdown, of: :comparison, extension: "md")
     end
   end
 end

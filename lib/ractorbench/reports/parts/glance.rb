@@ -5,7 +5,6 @@ require_relative "../../plan/configuration"
 require_relative "winners"
 require_relative "markdown_text"
 require_relative "cells"
-require_relative "../../analysis/warnings"
 
 module Ractorbench
   module Reports
@@ -16,8 +15,8 @@ module Ractorbench
       module Glance
         module_function
 
-        def lines(analysis, rows)
-          entries = Winners.for(Rows.pairs(analysis))
+        # entries: Winners.for the rows' pairs.
+        def lines(entries, rows)
           return [] if entries.empty?
 
           ["## ractorbench: #{escape(rows.map { |r| r["workload"] }.uniq.join(", "))}", "",
@@ -33,12 +32,12 @@ module Ractorbench
             ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
 
-        def cautions(analysis, rows)
-          note = analysis.first_run.describe
-          warnings = Analysis::Warnings.for(analysis, rows)
-          return [] if note.nil? && warnings.empty?
+        # cautions: a Document::Cautions.
+        def cautions(cautions)
+          return [] if cautions.empty?
 
-          ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
+          note = cautions.note
+          ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *cautions.warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
         end
 
         def speedup_interval(row) = Cells::Speedup.of(row).interval(missing: "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)")

@@ -34,7 +34,7 @@ module Ractorbench
         def escape(text) = Parts::MarkdownText.escape(text)
       end
 
-      Reports.register("markdown", Markdown, of: :sides)
+      Reports.register("markdown", Markdown, of: :sides, extension: "md")
     end
   end
 end
