@@ -3,6 +3,7 @@
 require "test_helper"
 require "ractorbench/analysis"
 require "ractorbench/analysis/warnings"
+require "ractorbench/analysis/row"
 
 # A warning declares the options its advice asks for: a command that
 # refuses one (the tour chooses its own sizes and worker counts) gets the
@@ -11,9 +12,9 @@ require "ractorbench/analysis/warnings"
 class WarningAdviceTest < Minitest::Test
   W = Ractorbench::Analysis::Warnings
 
-  def row(workers: 2, stddev: 0.5)
-    {"workload" => "prime", "model" => "threads", "workers" => workers, "messages" => 10, "params" => {}, "ruby" => "ruby",
-     "samples" => 6, "speedup" => 1.5, "messages_time" => {"median" => 1.0, "mean" => 1.0, "stddev" => stddev}}
+  def row(workers: 2, stddev: 0.5, **figures)
+    Ractorbench::Analysis::Row.new(workload: "prime", model: "threads", workers: workers, messages: 10, params: "", ruby: "ruby",
+      samples: 6, speedup: 1.5, messages_time: {"median" => 1.0, "mean" => 1.0, "stddev" => stddev}, **figures)
   end
 
   def test_noisy_runs_keep_the_advice_the_command_takes
@@ -36,8 +37,8 @@ class WarningAdviceTest < Minitest::Test
   # tour by leaving it out of `needs`.
   def test_every_named_option_is_declared_or_always_taken
     always = %w[--reps --first-run --wait-quiet --cpus]
-    warnings = [W.spread([row]), W.oversubscribed([row(workers: 4)], {"usable_cores" => 2}), W.too_short([row.merge("speedup" => 0.01)]),
-      W.idle_workers([row.merge("idle_worker_runs" => 1, "idle_worker_jobs" => [3, 0])]), W.few_samples([row.merge("samples" => 2)])]
+    warnings = [W.spread([row]), W.oversubscribed([row(workers: 4)], {"usable_cores" => 2}), W.too_short([row(speedup: 0.01)]),
+      W.idle_workers([row(idle_worker_runs: 1, idle_worker_jobs: [3, 0])]), W.few_samples([row(samples: 2)])]
     warnings.each do |warning|
       named = warning.message.scan(/--[a-z][a-z-]*/).uniq
       assert_empty named - warning.needs - always, "#{warning.code}: names options it does not declare"

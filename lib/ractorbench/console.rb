@@ -108,8 +108,9 @@ module Ractorbench
     end
 
     # The words of text in lines: the first at most first columns, the
-    # others at most others (a word longer stands alone).
-    def self.fill(text, first, others)
+    # others at most others (a word longer stands alone). Every word wrap
+    # of the reports (prose, table cells, chart labels) is this one.
+    def self.fill(text, first, others = first)
       text.split.each_with_object([]) do |word, lines|
         room = (lines.size == 1) ? first : others
         if lines.empty? || visible_length(lines.last) + 1 + visible_length(word) > room

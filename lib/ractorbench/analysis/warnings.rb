@@ -23,6 +23,8 @@ module Ractorbench
 
         # The message for a command that refuses the options in refused, or nil.
         def for_options(refused) = (needs & refused).empty? ? message : instead
+
+        def to_s = message
       end
 
       SPREAD_LIMIT = 0.10 # std dev / mean above which runs are "noisy"
@@ -43,16 +45,6 @@ module Ractorbench
           *load_or_disturbance(analysis, machine, rows), limited_cores(machine),
           oversubscribed(measured, machine), governor(machine)
         ].compact
-      end
-
-      # Lines for a plain-text report: how first runs were treated, then
-      # every warning. refused: options the command at hand does not take
-      # (the tour chooses its own sizes): a warning whose advice needs one of
-      # them says what else to do, or is left out.
-      def lines(analysis, rows, refused: [])
-        note = analysis.first_run.describe
-        usable = self.for(analysis, rows).filter_map { |w| w.for_options(refused) }
-        [("Note: #{note}." if note), *usable.map { |message| "WARNING: #{message}" }].compact
       end
 
       # A configuration named as its label names it, without the internal

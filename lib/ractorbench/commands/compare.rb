@@ -33,7 +33,7 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @format = "text"
+        @format = Reports.default(of: :comparison)
         @metric = "messages_time"
         @alpha = 0.05
         @first_run = "auto"
@@ -52,13 +52,13 @@ module Ractorbench
         nothing_in_common!(comparison) if comparison.rows.empty?
 
         cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
-        text = Reports.fetch(@format, of: :comparison).render(comparison, cautions)
+        text = @format.render(comparison, cautions)
         # Names and reasons come from the files: no control character reaches a terminal.
         text = Printable.terminal(text)
         if @output
           Store::AtomicFile.write(@output, text, force: @force)
         else
-          @out.write((@format == "text") ? parser.terminal(@out).present(text) : text)
+          @out.write(@format.shown(text, parser.terminal(@out)))
         end
         gate(comparison)
       end
@@ -157,7 +157,7 @@ module Ractorbench
       end
 
       def format_name(name)
-        Reports.fetch(name, of: :comparison) && name
+        Reports.format(name, of: :comparison)
       end
 
       def format_pct(value) = (value == value.round) ? value.round.to_s : value.to_s

@@ -6,7 +6,6 @@ require_relative "../console"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../reports/summary"
 require_relative "../store/atomic_file"
 require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
@@ -24,7 +23,6 @@ module Ractorbench
     class Report
       EXIT_CODES = [[0, "the report is written"], [1, "some runs computed a different result than serial (the report says which)"],
         [2, "bad input (a missing or unreadable results file, an unknown format): one line on stderr"]].freeze
-      HUMAN = %w[text bm].freeze
       # Commands whose file's summary is what they printed at their end (#ending).
       ENDINGS = {"tour" => Tour, "try" => Try}.freeze
 
@@ -43,18 +41,21 @@ module Ractorbench
             "(auto: left out for a JIT Ruby)") { |m| @first_run = Analysis::FirstRun.parse(m) }
         end
         @parser.parse!(argv)
-        @format ||= @by ? "text" : "summary"
         raise UsageError, "report needs one results file, e.g. `ractorbench report results.jsonl`" unless argv.size == 1
+
+        @format = @format ? Reports.format(@format, of: kind) : Reports.default(of: kind)
 
         @path = argv.first
         # A page of HTML on a terminal helps nobody; piped or redirected it is fine.
-        raise UsageError, "--format html writes a page for a browser: add -o report.html" if @format == "html" && !@output && @out.tty?
+        if @format.browser && !@output && @out.tty?
+          raise UsageError, "--format #{@format.name} writes a page for a browser: add -o report.#{@format.extension}"
+        end
       end
 
       def call
         return side_by_side if @by
 
-        renderer = Reports.fetch(@format)
+        renderer = @format
         Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
@@ -63,7 +64,7 @@ module Ractorbench
         if @output
           text = render(renderer, analysis)
           # Names and reasons come from the file: no control character reaches a terminal.
-          text = Printable.terminal(text) unless @format == "html"
+          text = Printable.terminal(text) unless @format.browser
           Store::AtomicFile.write(@output, text, force: @force)
         else
           @out.write(for_terminal(renderer, analysis))
@@ -75,9 +76,12 @@ module Ractorbench
 
       def status(analysis) = analysis.digest_check.agree? ? 0 : 1
 
+      # Which formats --format names: those of a file, or of its sides (--by).
+      def kind = @by ? :sides : :analysis
+
       # --by ruby|machine: the sides compare --by would compare, side by side.
       def side_by_side
-        renderer = Reports.fetch(@format, of: :sides)
+        renderer = @format
         Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         sides = Analysis::Comparison::Sides
         built = sides.public_send(:"by_#{@by}", @path, nil, first_run: @first_run || "auto", err: @err)
@@ -85,14 +89,12 @@ module Ractorbench
         view = Analysis::SideBySide.new(@by, built)
         terminal = @parser.terminal(@out)
         # On a terminal (or with COLUMNS), the text's tables fit its width.
-        text = (@format == "text" && !@output) ? renderer.render(view, width: terminal.known_width) : renderer.render(view)
-        text = Printable.terminal(text) unless @format == "html"
+        text = (renderer.width && !@output) ? renderer.render(view, width: terminal.known_width) : renderer.render(view)
+        text = Printable.terminal(text) unless renderer.browser
         if @output
           Store::AtomicFile.write(@output, text, force: @force)
-        elsif @format == "text"
-          @out.write(terminal.present(text))
         else
-          @out.write(text)
+          @out.write(renderer.shown(text, terminal))
         end
         view.agree? ? 0 : 1
       end
@@ -128,7 +130,7 @@ module Ractorbench
 
       # A page of a file `try` wrote opens with what try concluded.
       def render(renderer, analysis)
-        return renderer.render(analysis) unless @format == "html" && Advisor::Outcome.try?(analysis)
+        return renderer.render(analysis) unless renderer.browser && Advisor::Outcome.try?(analysis)
 
         renderer.render(analysis, try_outcome: Advisor::Outcome.new(analysis))
       end
@@ -140,18 +142,17 @@ module Ractorbench
         terminal = @parser.terminal(@out)
         # Names and reasons come from the file: their control characters are
         # escaped before our own colours go in.
-        if @format == "summary"
+        if renderer.closing
           ending = ending(analysis)
           return ending if ending
 
-          text = Reports::Summary.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
+          text = renderer.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
             Console.wrap("Every statistic, the cost per run and each gap to the ideal: `ractorbench report #{@path} --format text`",
               terminal.known_width) + "\n"
           terminal.paint(terminal.color? ? text : Printable.terminal(text))
-        elsif HUMAN.include?(@format)
-          terminal.paint(Printable.terminal(renderer.render(analysis)))
         else
-          (@format == "html") ? render(renderer, analysis) : Printable.terminal(renderer.render(analysis))
+          text = render(renderer, analysis)
+          renderer.browser ? text : renderer.shown(Printable.terminal(text), terminal)
         end
       end
     end

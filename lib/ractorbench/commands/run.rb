@@ -13,7 +13,6 @@ require_relative "../rubies/selection"
 require_relative "../rubies/variants"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../reports/summary"
 require_relative "../plural"
 
 require_relative "../measure/quiet_wait"
@@ -29,8 +28,6 @@ module Ractorbench
     # finishes), then the summary.
     class Run
       DEFAULT_TIMEOUT = Collection::DEFAULT_TIMEOUT
-      # Formats for people: coloured on a terminal.
-      HUMAN = %w[summary text bm].freeze
       EXIT_CODES = [[0, "every run succeeded and every model computed the same results"],
         [1, "a run failed, or a model's results differ from serial's (the table says which)"],
         [2, "bad input: one line on stderr says what to change; nothing is run"]].freeze
@@ -171,8 +168,9 @@ module Ractorbench
         @profile.refuse!(entries.flat_map(&:models).uniq.to_h { |m| [m, catalog.model(m).family] })
       end
 
+      # The format asked for (its traits: Reports::Format), else the default.
       def renderer
-        @renderer ||= Reports.fetch(@format || "summary")
+        @renderer ||= @format ? Reports.format(@format) : Reports.default
       end
 
       def command_name = "run"
@@ -180,7 +178,7 @@ module Ractorbench
       # A line on stderr, wrapped to the terminal.
       def note(line) = @err.puts(parser.terminal(@err).present(line))
 
-      def summary? = @format.nil? || @format == "summary"
+      def summary? = renderer.closing
 
       # Options this command does not take, so no advice may ask for them.
       def refused_options = []
@@ -191,13 +189,13 @@ module Ractorbench
       def closing(analysis)
         terminal = parser.terminal(@out)
         if summary?
-          text = Reports::Summary.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
+          text = renderer.render(analysis, width: terminal.known_width, wide: @wide, colour: terminal.method(:colour),
             refused: refused_options)
           return terminal.paint(terminal.color? ? text : Printable.terminal(text))
         end
 
         text = Printable.terminal(renderer.render(analysis))
-        HUMAN.include?(@format) ? terminal.paint(text) : text
+        renderer.shown(text, terminal)
       end
 
       def rubies

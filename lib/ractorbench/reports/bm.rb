@@ -100,6 +100,6 @@ module Ractorbench
       end
     end
 
-    register("bm", Bm)
+    register("bm", Bm, terminal: true)
   end
 end

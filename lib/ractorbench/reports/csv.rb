@@ -71,6 +71,6 @@ module Ractorbench
       end
     end
 
-    register("csv", Csv)
+    register("csv", Csv, extension: "csv")
   end
 end

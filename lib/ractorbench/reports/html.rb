@@ -3,14 +3,15 @@
 require "erb"
 require_relative "../plan/configuration"
 require_relative "../analysis/rows"
+require_relative "parts/cells"
 require_relative "parts/verdict"
 require_relative "../analysis/winners"
+require_relative "parts/document_builder"
 require_relative "parts/profile_tables"
 require_relative "html/charts"
 require_relative "html/verdict_boxes"
 require_relative "svg/sweep_chart"
 require_relative "../analysis/sweep"
-require_relative "../analysis/warnings"
 require_relative "../analysis/ops_per_second"
 require_relative "parts/ops_tables"
 
@@ -26,6 +27,11 @@ module Ractorbench
     # a phone (tables scroll in their own box, charts scale, text >= 11 px).
     module Html
       TEMPLATE = File.join(__dir__, "html", "report.html.erb")
+      # One template a section of the document (Parts::Document): html/sections/ID.html.erb.
+      SECTIONS = File.join(__dir__, "html", "sections")
+      # The answer before the evidence: these sections head the page, the
+      # rest follow in the report's order.
+      FIRST = %i[answer verdict cautions ops].freeze
       # The page's CSS, shared with `report --by`'s page (reports/sides/html.rb).
       STYLE = File.join(__dir__, "html", "style.css")
 
@@ -39,16 +45,33 @@ module Ractorbench
         View.new(analysis, try_outcome).render
       end
 
+      # Each section of the document by its template (Parts::Document#write).
+      class Writer
+        def initialize(view)
+          @view = view
+        end
+
+        %i[answer verdict cautions ops figures profiles].each do |id|
+          define_method(id) { |section| @view.section_html(id.to_s, section) }
+        end
+
+        # Sentences under a heading: the notes, the gaps to the ideal, the VM.
+        %i[notes gaps vm].each do |id|
+          define_method(id) { |section| section.content.empty? ? "" : @view.section_html("lines", section) }
+        end
+      end
+
       # What the template can call.
       class View
         include ERB::Util
 
-        attr_reader :analysis, :rows, :charts, :try_outcome
+        attr_reader :analysis, :rows, :charts, :try_outcome, :document
 
         def initialize(analysis, try_outcome = nil)
           @analysis = analysis
           @try_outcome = try_outcome
-          @pairs = Parts::Rows.pairs(analysis)
+          @document = Parts::DocumentBuilder.for(analysis)
+          @pairs = document[:figures].content.pairs
           @rows = @pairs.map(&:last)
           @charts = Charts.new(analysis, @pairs)
         end
@@ -57,12 +80,21 @@ module Ractorbench
           ERB.new(File.read(TEMPLATE), trim_mode: "-").result(binding)
         end
 
+        # The page's sections, in its layout.
+        def sections = document.write(Writer.new(self), first: FIRST)
+
+        # A section by its template, html/sections/NAME.html.erb, which reads
+        # `section` and this view.
+        def section_html(name, section)
+          ERB.new(File.read(File.join(SECTIONS, "#{name}.html.erb")), trim_mode: "-").result(binding)
+        end
+
         def header = analysis.header
 
         def style = Html.style
 
         # Each lead's test is made once for the page (the verdicts and the winners' table read them).
-        def winners = @winners ||= Parts::Winners.for(@pairs)
+        def winners = document[:answer].content.winners
 
         # Same total work at several worker counts (`try`), with Amdahl fits.
         def sweeps = Analysis::Sweep.panels(analysis).map { |panel| Svg::SweepChart.new(panel, colour: charts.method(:colour)) }
@@ -71,7 +103,7 @@ module Ractorbench
         # sections are left out of a page that has nothing else.
         def ops_tables = @ops_tables ||= Analysis::OpsPerSecond.tables(analysis)
 
-        def warnings = @warnings ||= Analysis::Warnings.for(analysis, rows).map(&:message)
+        def warnings = document[:cautions].content.warnings.map(&:message)
 
         # One box per workload: the answer before the evidence.
         def verdict_boxes = @verdict_boxes ||= VerdictBoxes.new(winners).boxes
@@ -96,9 +128,9 @@ module Ractorbench
 
         def badge(sureness) = VerdictBoxes::BADGES.fetch(sureness)
 
-        def note = analysis.first_run.describe
+        def note = document[:cautions].content.note
 
-        def verdict_lines = Parts::Verdict.lines(analysis)
+        def verdict_lines = document[:verdict].content
 
         def digests_agree? = analysis.digest_check.agree?
 
@@ -108,7 +140,7 @@ module Ractorbench
 
         # The warnings' gist for the one line they fold under.
         def warnings_gist
-          codes = Analysis::Warnings.for(analysis, rows).map(&:code)
+          codes = document[:cautions].content.warnings.map(&:code)
           codes.map { |c| WARNING_GIST.fetch(c, c.tr("_", " ")) }.uniq.join(", ")
         end
 
@@ -140,23 +172,16 @@ module Ractorbench
 
         def seconds(summary) = Parts::Format.seconds(summary)
 
-        def interval(ci) = Parts::Format.interval(ci)
-
         def ratio(value) = Parts::Format.ratio(value)
 
         def percent(value) = Parts::Format.percent(value)
 
-        def speedup_interval(row)
-          ci = row["speedup_ci"]
-          return "" if row.baseline? || ci.nil?
-
-          ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "n<#{Stats::Bootstrap::MIN_SAMPLES}"
-        end
+        def speedup_interval(row) = Parts::Cells::Speedup.of(row).interval(missing: "n<#{Stats::Bootstrap::MIN_SAMPLES}")
 
         def failures = analysis.crashed_runs.first(50)
 
         # Where the time went (a file collected with --profile).
-        def profiles = Profile::Findings.of(analysis)
+        def profiles = document[:profiles].content
 
         def profile_tables = @profile_tables ||= Parts::ProfileTables.tables(profiles)
 
@@ -164,6 +189,6 @@ module Ractorbench
       end
     end
 
-    register("html", Html)
+    register("html", Html, extension: "html", browser: true)
   end
 end

@@ -41,6 +41,6 @@ module Ractorbench
       end
     end
 
-    register("json", Json)
+    register("json", Json, extension: "json")
   end
 end

@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
 require_relative "../analysis/rows"
+require_relative "parts/cells"
+require_relative "parts/markdown_text"
 require_relative "../plan/configuration"
-require_relative "parts/verdict"
 require_relative "parts/notes"
-require_relative "parts/vm_notes"
-require_relative "parts/gap_notes"
 require_relative "parts/profile_tables"
+require_relative "parts/document_builder"
 require_relative "parts/glance"
 require_relative "parts/ops_tables"
 
@@ -22,28 +22,53 @@ module Ractorbench
       module_function
 
       def render(analysis)
-        rows = Parts::Rows.for(analysis)
-        profiles = Profile::Findings.of(analysis)
-        align = HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }
-        table = rows.empty? ? [] : [line(HEADINGS), line(align), *rows.map { |r| line(cells(r)) }]
-        [*Parts::Glance.lines(analysis, rows), machine_line(analysis.header), "", *table, *Parts::OpsTables.markdown(analysis), "",
-          *Parts::Verdict.lines(analysis).map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l },
-          *(Parts::Notes.lines(rows) + Parts::GapNotes.lines(rows, profiles) + Parts::VmNotes.lines(analysis.header)).map { |l| "- #{l.strip}" },
-          *Parts::ProfileTables.markdown(profiles), *Parts::Glance.cautions(analysis, rows)].join("\n") + "\n"
+        # The fastest model for each workload and size heads the page.
+        Parts::DocumentBuilder.for(analysis).write(Writer.new(analysis), first: [:answer]).flatten.join("\n") + "\n"
+      end
+
+      # Each section of the document as Markdown lines.
+      class Writer
+        def initialize(analysis)
+          @analysis = analysis
+        end
+
+        def answer(section) = Parts::Glance.lines(section.content.winners, section.content.rows)
+
+        # The machine, then the table.
+        def figures(section)
+          rows = section.content.rows
+          align = HEADINGS.map.with_index { |_, i| (i < 5) ? "---" : "---:" }
+          table = rows.empty? ? [] : [Markdown.line(HEADINGS), Markdown.line(align), *rows.map { |r| Markdown.line(Markdown.cells(r)) }]
+          [Markdown.machine_line(section.content.header), "", *table]
+        end
+
+        def ops(_section) = Parts::OpsTables.markdown(@analysis)
+
+        def verdict(section) = ["", *section.content.map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l }]
+
+        def notes(section) = bullets(section.content)
+
+        def gaps(section) = bullets(section.content)
+
+        def vm(section) = bullets(section.content)
+
+        def profiles(section) = Parts::ProfileTables.markdown(section.content)
+
+        def cautions(section) = Parts::Glance.cautions(section.content)
+
+        def bullets(lines) = lines.map { |l| "- #{l.strip}" }
       end
 
       def cells(r)
         keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
-        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.interval(r["messages_time_ci"]),
+        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Cells::Time.of(r).interval,
           Parts::Format.seconds(r["whole_time"]), Parts::Notes.speedup_cell(r), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end
 
-      def line(cells)
-        "| " + cells.map { |c| Parts::Glance.escape(c.to_s) }.join(" | ") + " |"
-      end
+      def line(cells) = Parts::MarkdownText.row(cells)
 
       def machine_line(header)
         m = header["machine"] || {}
@@ -53,6 +78,6 @@ module Ractorbench
       end
     end
 
-    register("markdown", Markdown)
+    register("markdown", Markdown, extension: "md")
   end
 end

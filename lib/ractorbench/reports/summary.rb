@@ -4,14 +4,12 @@ require_relative "text"
 require_relative "../plan/configuration"
 require_relative "../analysis/rows"
 require_relative "parts/columns"
+require_relative "parts/cells"
 require_relative "parts/units"
-require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
-require_relative "parts/notes"
-require_relative "parts/vm_notes"
 require_relative "parts/profile_tables"
-require_relative "../analysis/warnings"
+require_relative "parts/document_builder"
 require_relative "../console"
 
 require_relative "../reports"
@@ -36,21 +34,54 @@ module Ractorbench
       module_function
 
       # colour: (text, style) -> text, e.g. Console#colour; refused: options
-      # whose advice the command cannot take (Analysis::Warnings.lines).
+      # whose advice the command cannot take (Parts::Document::Cautions#lines).
       def render(analysis, width: nil, wide: false, colour: Parts::Columns::PLAIN, refused: [])
-        rows = Parts::Rows.for(analysis)
-        layout = width || Console::DEFAULT_WIDTH
-        ops = wide ? Parts::OpsTables.text(analysis) : Parts::OpsTables.compact(analysis, layout, prose: width)
-        return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
+        document = Parts::DocumentBuilder.for(analysis)
+        writer = Writer.new(analysis, width: width, wide: wide, colour: colour, refused: refused)
+        return "No runs in #{analysis.contents.path}.\n" if document.empty?
 
-        prose = ->(*lines) { lines.flatten.compact.map { |line| Console.wrap(line, width) } }
-        tables = if rows.empty? then []
-        elsif wide then [Text.summary(rows)]
-        else [*prose[LEGEND], compact(rows, layout, colour), *prose[not_run(rows)]]
+        # Brief: the gaps to the ideal are in `--format text`, which the command points to.
+        document.write(writer, brief: true).flatten.join("\n") + "\n"
+      end
+
+      # Each section of the document for a terminal of width columns (nil:
+      # tables at 100, prose unwrapped).
+      class Writer
+        def initialize(analysis, width:, wide:, colour:, refused:)
+          @analysis = analysis
+          @width = width
+          @layout = width || Console::DEFAULT_WIDTH
+          @wide = wide
+          @colour = colour
+          @refused = refused
         end
-        [*tables, *ops, *headline(rows, layout, width), *prose[Parts::Verdict.lines(analysis), Parts::Notes.lines(rows),
-          Parts::VmNotes.lines(analysis.header), Parts::ProfileTables.compact(Profile::Findings.of(analysis)),
-          Analysis::Warnings.lines(analysis, rows, refused: refused)]].join("\n") + "\n"
+
+        def figures(section)
+          rows = section.content.rows
+          return [] if rows.empty?
+          return [Text.summary(rows)] if @wide
+
+          [*prose(LEGEND), Summary.compact(rows, @layout, @colour), *prose(Summary.not_run(rows))]
+        end
+
+        def ops(_section)
+          @wide ? Parts::OpsTables.text(@analysis) : Parts::OpsTables.compact(@analysis, @layout, prose: @width)
+        end
+
+        def answer(section) = Summary.headline(section.content.rows, @layout, @width)
+
+        def verdict(section) = prose(section.content)
+
+        def notes(section) = prose(section.content)
+
+        def vm(section) = prose(section.content)
+
+        def profiles(section) = prose(Parts::ProfileTables.compact(section.content))
+
+        def cautions(section) = prose(section.content.lines(refused: @refused))
+
+        # Sentences wrapped at the terminal's width; never a table.
+        def prose(*lines) = lines.flatten.compact.map { |line| Console.wrap(line, @width) }
       end
 
       def compact(rows, width, colour)
@@ -101,10 +132,10 @@ module Ractorbench
         return "-" if r["speedup"].nil?
         return "1×" if r.baseline?
 
-        ci = r["speedup_ci"]
-        text = Parts::Format.ratio(r["speedup"]) + ((ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : "")
-        style = if ci && ci["low"] && ci["low"] > 1 then :green
-        elsif ci && ci["high"] && ci["high"] < 1 then :red
+        s = Parts::Cells::Speedup.of(r)
+        text = Parts::Cells.ratio(s.value) + (s.known? ? " #{Parts::Cells.interval(s.low, s.high)}" : "")
+        style = if s.known? && s.low > 1 then :green
+        elsif s.known? && s.high < 1 then :red
         end
         Parts::Columns::Cell.new(text, style)
       end
@@ -116,6 +147,6 @@ module Ractorbench
       end
     end
 
-    register("summary", Summary)
+    register("summary", Summary, terminal: true, width: true, colour: true, closing: true, default: true)
   end
 end

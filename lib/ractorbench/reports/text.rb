@@ -2,17 +2,15 @@
 
 require "terminal-table"
 require_relative "../analysis/rows"
+require_relative "parts/cells"
 require_relative "../plan/configuration"
 require_relative "../forked_parts"
-require_relative "parts/verdict"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
-require_relative "parts/vm_notes"
-require_relative "parts/gap_notes"
 require_relative "parts/profile_tables"
-require_relative "../analysis/warnings"
 require_relative "../../../harness/ractorbench/harness/fields"
+require_relative "parts/document_builder"
 
 require_relative "../reports"
 
@@ -27,16 +25,40 @@ module Ractorbench
 
       module_function
 
-      def render(analysis, details: true)
-        rows = Parts::Rows.for(analysis)
-        ops = Parts::OpsTables.text(analysis)
-        return "No runs in #{analysis.contents.path}.\n" if rows.empty? && ops.empty?
+      def render(analysis)
+        document = Parts::DocumentBuilder.for(analysis)
+        return "No runs in #{analysis.contents.path}.\n" if document.empty?
 
-        tables = [(:summary unless rows.empty?), (:details if details && !rows.empty?), (:costs if details)].compact
-        profiles = Profile::Findings.of(analysis)
-        [*drawn(tables, rows), ops, Parts::Headline.lines(rows), Parts::Verdict.lines(analysis),
-          Parts::Notes.lines(rows), Parts::GapNotes.lines(rows, profiles), Parts::VmNotes.lines(analysis.header),
-          Parts::ProfileTables.text(profiles), Analysis::Warnings.lines(analysis, rows)].flatten.compact.join("\n") + "\n"
+        document.write(Writer.new(analysis)).flatten.compact.join("\n") + "\n"
+      end
+
+      # Each section of the document as plain text (Parts::Document#write).
+      class Writer
+        def initialize(analysis)
+          @analysis = analysis
+        end
+
+        # The wide summary, every statistic, and the cost per run.
+        def figures(section)
+          rows = section.content.rows
+          Text.drawn([(:summary unless rows.empty?), (:details unless rows.empty?), :costs].compact, rows)
+        end
+
+        def ops(_section) = Parts::OpsTables.text(@analysis)
+
+        def answer(section) = Parts::Headline.lines(section.content.rows)
+
+        def verdict(section) = section.content
+
+        def notes(section) = section.content
+
+        def gaps(section) = section.content
+
+        def vm(section) = section.content
+
+        def profiles(section) = Parts::ProfileTables.text(section.content)
+
+        def cautions(section) = section.content.lines
       end
 
       # Terminal::Table takes over a second for a thousand configurations'
@@ -86,7 +108,7 @@ module Ractorbench
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
           [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
             keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
-              [Parts::Format.interval(r["#{metric}_ci"]), Parts::Format.first_run(r["first_run"], metric)]
+              [Parts::Cells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
           end
         end
         table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)
@@ -95,6 +117,6 @@ module Ractorbench
       end
     end
 
-    register("text", Text)
+    register("text", Text, terminal: true)
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../parts/units"
+require_relative "../parts/cells"
 require_relative "../parts/disturbance"
 require_relative "../../stats/bootstrap"
 require_relative "../../plural"
@@ -72,7 +73,7 @@ module Ractorbench
         def interval(ci)
           return "n<#{Stats::Bootstrap::MIN_SAMPLES}" unless ci.known?
 
-          "[#{percent(ci.low - 1)}, #{percent(ci.high - 1)}]"
+          Parts::Cells.interval(ci.low, ci.high) { |end_| percent(end_ - 1) }
         end
 
         def p(value)

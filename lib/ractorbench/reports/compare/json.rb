@@ -51,7 +51,7 @@ module Ractorbench
         end
       end
 
-      Reports.register("json", Json, of: :comparison)
+      Reports.register("json", Json, of: :comparison, extension: "json")
     end
   end
 end

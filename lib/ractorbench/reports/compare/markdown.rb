@@ -26,7 +26,7 @@ module Ractorbench
             *(["", "**#{escape(inconclusive)}**"] if inconclusive)].join("\n") + "\n"
         end
 
-        def line(cells) = "| " + cells.map { |c| escape(c.to_s) }.join(" | ") + " |"
+        def line(cells) = Parts::MarkdownText.row(cells)
 
         # Names come from results files: keep them from breaking the table
         # or turning into HTML wherever the Markdown is rendered.
@@ -35,7 +35,7 @@ module Ractorbench
         def code(text) = text.delete("`")
       end
 
-      Reports.register("markdown", Markdown, of: :comparison)
+      Reports.register("markdown", Markdown, of: :comparison, extension: "md")
     end
   end
 end

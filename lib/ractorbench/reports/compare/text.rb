@@ -29,7 +29,7 @@ module Ractorbench
         end
       end
 
-      Reports.register("text", Text, of: :comparison)
+      Reports.register("text", Text, of: :comparison, terminal: true, wrap: true, default: true)
     end
   end
 end

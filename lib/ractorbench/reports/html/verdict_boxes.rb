@@ -2,6 +2,7 @@
 
 require_relative "../../analysis/winners"
 require_relative "../../analysis/rows"
+require_relative "../parts/cells"
 require_relative "../parts/units"
 require_relative "../../plural"
 require_relative "../../analysis"
@@ -61,8 +62,8 @@ module Ractorbench
         end
 
         def interval(row)
-          ci = row["speedup_ci"]
-          (ci && ci["low"]) ? format("; 95%% interval %.2f–%.2f", ci["low"], ci["high"]) : ""
+          s = Parts::Cells::Speedup.of(row)
+          s.known? ? "; 95% interval #{format("%.2f–%.2f", s.low, s.high)}" : ""
         end
 
         def sure_text(e)

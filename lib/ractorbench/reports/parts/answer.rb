@@ -4,6 +4,7 @@ require_relative "../../analysis/rows"
 require_relative "../../analysis/winners"
 require_relative "verdict"
 require_relative "units"
+require_relative "cells"
 require_relative "../../plan/configuration"
 
 module Ractorbench
@@ -61,8 +62,8 @@ module Ractorbench
         end
 
         def interval(row)
-          ci = row["speedup_ci"]
-          (ci && ci["low"]) ? format(" [%.2f, %.2f]", ci["low"], ci["high"]) : ""
+          s = Cells::Speedup.of(row)
+          s.known? ? " #{Cells.interval(s.low, s.high)}" : ""
         end
       end
     end

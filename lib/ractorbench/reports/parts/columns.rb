@@ -65,11 +65,11 @@ module Ractorbench
         def grouped_width(widths, gap = 1) = INDENT + widths.sum + gap * (widths.size - 1)
 
         def render(widths, room, gap)
-          first = [@headings.first.length, *@groups.flat_map { |name, _| wrap(name, room) }.map(&:length)].max
+          first = [@headings.first.length, *@groups.flat_map { |name, _| Console.fill(name, room) }.map(&:length)].max
           lines = [line(@headings.first, headings(widths), first, widths, gap)]
           lines << "-" * (first + widths.sum + gap * widths.size)
           @groups.each do |name, rows|
-            names = wrap(name, first)
+            names = Console.fill(name, first)
             rows.each_with_index do |cells, i|
               lines << line(names[i].to_s, cells, first, widths, gap)
               lines.concat(spilled(cells, widths))
@@ -113,10 +113,6 @@ module Ractorbench
         end
 
         def styled(text, style) = style ? @colour.call(text, style) : text
-
-        # Words of text in lines of at most width characters (a word longer
-        # than width stands alone).
-        def wrap(text, width) = Console.fill(text, width, width)
       end
     end
   end

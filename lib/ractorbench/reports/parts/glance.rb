@@ -4,7 +4,7 @@ require_relative "../../analysis/rows"
 require_relative "../../plan/configuration"
 require_relative "../../analysis/winners"
 require_relative "markdown_text"
-require_relative "../../analysis/warnings"
+require_relative "cells"
 
 module Ractorbench
   module Reports
@@ -15,8 +15,8 @@ module Ractorbench
       module Glance
         module_function
 
-        def lines(analysis, rows)
-          entries = Winners.for(Rows.pairs(analysis))
+        # entries: Winners.for the rows' pairs.
+        def lines(entries, rows)
           return [] if entries.empty?
 
           ["## ractorbench: #{escape(rows.map { |r| r["workload"] }.uniq.join(", "))}", "",
@@ -32,20 +32,15 @@ module Ractorbench
             ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
 
-        def cautions(analysis, rows)
-          note = analysis.first_run.describe
-          warnings = Analysis::Warnings.for(analysis, rows)
-          return [] if note.nil? && warnings.empty?
+        # cautions: a Document::Cautions.
+        def cautions(cautions)
+          return [] if cautions.empty?
 
-          ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
+          note = cautions.note
+          ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *cautions.warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
         end
 
-        def speedup_interval(row)
-          ci = row["speedup_ci"]
-          return "" if row.baseline? || ci.nil?
-
-          ci["low"] ? format("[%.2f, %.2f]", ci["low"], ci["high"]) : "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)"
-        end
+        def speedup_interval(row) = Cells::Speedup.of(row).interval(missing: "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)")
 
         # Names come from results files: a table cell must stay one cell, and
         # a workload called <script> must stay text wherever the Markdown lands.

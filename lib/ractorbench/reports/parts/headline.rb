@@ -3,6 +3,7 @@
 require_relative "../../analysis"
 require_relative "../../plan/configuration"
 require_relative "notes"
+require_relative "cells"
 
 module Ractorbench
   module Reports
@@ -51,10 +52,8 @@ module Ractorbench
         def interval(row)
           return "" if row.baseline?
 
-          ci = row["speedup_ci"]
-          return "(no interval)" unless ci && ci["low"]
-
-          format("[%.2f, %.2f]", ci["low"], ci["high"])
+          s = Cells::Speedup.of(row)
+          s.known? ? Cells.interval(s.low, s.high) : "(no interval)"
         end
 
         # A bar of fraction (0..1) of width, in eighths of a character.

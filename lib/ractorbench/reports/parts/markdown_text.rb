@@ -13,6 +13,10 @@ module Ractorbench
         def escape(text)
           text.to_s.gsub("|", "\\|").gsub(/<(?=[A-Za-z\/!?])/, "\\<").gsub(/&(?=#?\w+;)/, "\\\\&")
         end
+
+        # One line of a Markdown table: "| a | b |", each cell escaped. Every
+        # Markdown table (report, compare, report --by, ops, profiles) is drawn by it.
+        def row(cells) = "| " + cells.map { |c| escape(c) }.join(" | ") + " |"
       end
     end
   end

@@ -130,9 +130,7 @@ module Ractorbench
           value.nil? ? "-" : value.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
         end
 
-        def md_line(cells)
-          "| " + cells.map { |c| MarkdownText.escape(c) }.join(" | ") + " |"
-        end
+        def md_line(cells) = MarkdownText.row(cells)
       end
     end
   end

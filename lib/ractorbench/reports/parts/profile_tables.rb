@@ -166,9 +166,9 @@ module Ractorbench
             end
             lines << "" << MarkdownText.escape(t.sentence) if t.sentence
             lines << ""
-            lines << "| #{t.headings.map { |h| MarkdownText.escape(h) }.join(" | ")} |"
+            lines << MarkdownText.row(t.headings)
             lines << "|#{t.headings.each_index.map { |i| i.zero? ? "---" : "---:" }.join("|")}|"
-            t.rows.each { |r| lines << "| #{r.map { |c| MarkdownText.escape(c.to_s) }.join(" | ")} |" }
+            t.rows.each { |r| lines << MarkdownText.row(r) }
             lines << "" << "Top functions: #{t.top.map { |f| "`#{f.tr("`", "'")}`" }.join(", ")}" unless t.top.empty?
           end
           lines.concat(findings.cautions.map { |c| "- PROFILE: #{MarkdownText.escape(c)}" }.then { |l| l.empty? ? l : ["", *l] })

@@ -2,6 +2,7 @@
 
 require_relative "../summary"
 require_relative "../../analysis/rows"
+require_relative "../parts/cells"
 require_relative "../parts/notes"
 require_relative "../parts/disturbance"
 require_relative "../../analysis"
@@ -55,7 +56,7 @@ module Ractorbench
 
         def speedup(row, serial)
           ci = row["speedup_ci"]
-          spread = if ci && ci["low"] then format(" [%.2f, %.2f]", ci["low"], ci["high"])
+          spread = if ci && ci["low"] then " #{Parts::Cells.interval(ci["low"], ci["high"])}"
           elsif (rel = relative_spread(row, serial)) then format(" ±%.0f%%", rel * 100)
           else ""
           end

@@ -106,7 +106,7 @@ module Ractorbench
         end
       end
 
-      Reports.register("html", Html, of: :sides)
+      Reports.register("html", Html, of: :sides, extension: "html", browser: true)
     end
   end
 end

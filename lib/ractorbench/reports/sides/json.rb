@@ -36,7 +36,7 @@ module Ractorbench
         end
       end
 
-      Reports.register("json", Json, of: :sides)
+      Reports.register("json", Json, of: :sides, extension: "json")
     end
   end
 end

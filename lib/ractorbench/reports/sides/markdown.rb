@@ -29,12 +29,12 @@ module Ractorbench
             *(["", "**#{escape(sbs.inconclusive)}**"] if sbs.inconclusive)].join("\n") + "\n"
         end
 
-        def line(cells) = "| " + cells.map { |c| escape(c.to_s) }.join(" | ") + " |"
+        def line(cells) = Parts::MarkdownText.row(cells)
 
         def escape(text) = Parts::MarkdownText.escape(text)
       end
 
-      Reports.register("markdown", Markdown, of: :sides)
+      Reports.register("markdown", Markdown, of: :sides, extension: "md")
     end
   end
 end

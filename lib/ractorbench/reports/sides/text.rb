@@ -62,7 +62,7 @@ module Ractorbench
         end
       end
 
-      Reports.register("text", Text, of: :sides)
+      Reports.register("text", Text, of: :sides, terminal: true, width: true, wrap: true, default: true)
     end
   end
 end

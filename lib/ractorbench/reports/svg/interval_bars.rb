@@ -2,6 +2,7 @@
 
 require_relative "canvas"
 require_relative "scale"
+require_relative "../../console"
 
 module Ractorbench
   module Reports
@@ -38,7 +39,7 @@ module Ractorbench
 
         def to_s
           rows = @bars.map { |bar| layout(bar) }
-          @axis_lines = wrap(@axis, ((WIDTH - 2 * PAD) / CHAR).floor)
+          @axis_lines = Console.fill(@axis, ((WIDTH - 2 * PAD) / CHAR).floor)
           height = TOP + rows.sum { |r| r[:height] } + axis_height
           top = [*@bars.flat_map { |b| [b.value, b.high] }, *@references.map(&:value)].compact.max.to_f
           x = Scale.nice(0, (top > 0) ? top * 1.05 : 1, PAD, WIDTH - PAD)
@@ -63,19 +64,9 @@ module Ractorbench
           lines = if (label.length + text.length + 2) * CHAR <= room
             [[label, text]]
           else
-            [[label_text(bar, room), nil], *wrap(text, (room / CHAR).floor).map { |l| [nil, l] }]
+            [[label_text(bar, room), nil], *Console.fill(text, (room / CHAR).floor).map { |l| [nil, l] }]
           end
           {bar: bar, lines: lines, height: lines.size * LINE + (bar.value ? BAR + 8 : 6)}
-        end
-
-        def wrap(text, chars)
-          text.split.each_with_object([]) do |word, lines|
-            if lines.empty? || lines.last.length + 1 + word.length > chars
-              lines << word
-            else
-              lines[-1] = "#{lines.last} #{word}"
-            end
-          end
         end
 
         # The label whole; the detail after it shortened to what room is left.

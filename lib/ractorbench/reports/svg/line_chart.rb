@@ -2,6 +2,7 @@
 
 require_relative "canvas"
 require_relative "scale"
+require_relative "../parts/cells"
 
 module Ractorbench
   module Reports
@@ -74,7 +75,7 @@ module Ractorbench
               svg.line(x.call(wx), y.call(lo), x.call(wx), y.call(hi), stroke: series.color, class: "whisker")
             end
             tip = "#{series.label}, #{Scale.label(wx)} workers: #{format("%.2f", wy)}×" +
-              (lo ? format(" [%.2f, %.2f]", lo, hi) : " (no interval: fewer than 6 runs)")
+              (lo ? " #{Parts::Cells.interval(lo, hi)}" : " (no interval: fewer than 6 runs)")
             svg.circle(x.call(wx), y.call(wy), 4, fill: series.color, class: "point", tooltip: tip)
           end
           legend(svg, series, bottom + AXIS + index * LEGEND + 12)
