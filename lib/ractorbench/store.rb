@@ -48,11 +48,13 @@ module Ractorbench
         [header, file.pos, file.size]
       end
       parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
-      runs = RunTable.new(source)
+      # The first stretch's table is the file's own (read here, with its
+      # source), the others joined onto it; a pipe's has no source to read back.
+      runs = stream ? RunTable.new(source).concat(parts.first.table) : parts.first.table
       skipped = []
       number = 1 # the header's line
-      parts.each do |part|
-        runs.concat(part.table)
+      parts.each_with_index do |part, i|
+        runs.concat(part.table) unless i.zero?
         skipped.concat(part.skipped.map { |n, why| [number + n, why] })
         number += part.lines
       end

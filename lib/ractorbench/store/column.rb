@@ -107,6 +107,10 @@ module Ractorbench
         # Rows base...base + count take other's values (a reader's stretch of
         # the file after this one's).
         def concat(other, base, count)
+          # Nothing here yet: other's list is taken, not copied (a reader's
+          # table is dropped once joined; copying it doubled what a big file costs).
+          return adopt(other) if @values.nil? && @length.zero? && base.zero? && !other.constant?
+
           if @values.nil? && other.constant?
             if @length.zero? && base.zero?
               @constant = other.constant
@@ -155,6 +159,12 @@ module Ractorbench
         end
 
         private
+
+        def adopt(other)
+          @values = other.values
+          @holes = other.holes?
+          @length = other.length
+        end
 
         # uniq in C, then same? for what eql? does not tell apart (-0.0).
         def all_constant?(values)
