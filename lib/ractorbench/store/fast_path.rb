@@ -15,8 +15,10 @@ module Ractorbench
         # Lines a template took are kept as text until this many, then read
         # a column at a time (LineTemplate#values); few, so that the texts die
         # young (a thousand configurations' worth of 256 lines each lived long
-        # enough to be promoted, and major GCs took back what reading in bulk saved).
-        PENDING = 8
+        # enough to be promoted, and major GCs took back what reading in bulk
+        # saved). Real lines have some thirty such texts: at 8 a line, a
+        # thousand configurations' pending texts grew the heap by half again.
+        PENDING = 4
         # Fields taken from each line even while every run so far had the
         # same value (their column stays one value until a run differs): all
         # but those that name the configuration (its label's names and
