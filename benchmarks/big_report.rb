@@ -1,68 +1,111 @@
 # frozen_string_literal: true
 
-# `report` on a big results file (issue 11): RUNS runs (default 1,000,000)
-# over CONFIGS configurations, written as a collection writes them, then
-# `ractorbench report` in each FORMATS (default text and html) as a user
-# runs it, timed with GNU time: wall seconds and peak memory. The goal is
-# under 10 s and 300 MB for a million runs. FILE=path keeps (or reuses) the
-# generated file. RACTORBENCH_READERS=1 makes report read the file in one
-# process (by default a big file is read by one forked reader per usable core;
-# GNU time's peak is then the largest of those processes, not their sum).
-# DISTURBED=0.03 marks that share of the runs disturbed (steal during the run),
-# as a busy machine leaves them: configurations then keep fewer runs than their
-# repetitions, and below 100 a side a speedup's interval is resampled.
+# `report` on a big results file shaped like a real collection's (issues 11
+# and 24), against the cost of merely parsing it, in one sitting.
+#
+# The runs come from a real `ractorbench run` (several workloads and models,
+# W=1,2, each Ruby of /opt/rubies beside this one, a workload that raises and
+# a model no Ruby supports), made once and kept in tmp/big_report/; RealRuns
+# multiplies its lines into RUNS lines (default 1,000,000) over about CONFIGS
+# configurations (default 1000), every field kept and every measured number
+# varying, DISTURBED (0.03) of them disturbed and FAILED (0.02) failed. The
+# file is kept in tmp/big_report/ too (FILE=path to choose it; a file that
+# exists is reused as it is).
+#
+# Then, one after another: the floor (one process JSON.parse-ing every line;
+# and the same over as many forked processes as the store reads the file
+# with), and `ractorbench report FILE` as a user runs it (FORMATS=html,... adds
+# other formats): wall and CPU seconds, the largest process's peak memory (GNU
+# time) and the peak of the whole process tree's (every process's share of
+# memory, Pss, summed, sampled every 20 ms), and report ÷ floor. The goal: within 2×
+# the one-process floor and under 300 MB.
 require "json"
-require "tmpdir"
 require "fileutils"
+require "rbconfig"
+require_relative "big_report/real_runs"
+require_relative "../lib/ractorbench/store/split_read"
 
+root = File.expand_path("..", __dir__)
+cache = File.join(root, "tmp", "big_report")
+FileUtils.mkdir_p(cache)
 runs = Integer(ENV.fetch("RUNS", "1000000"))
 configs = Integer(ENV.fetch("CONFIGS", "1000"))
-formats = ENV.fetch("FORMATS", "text,html").split(",")
-root = File.expand_path("..", __dir__)
-dir = Dir.mktmpdir
-path = ENV["FILE"] || File.join(dir, "big.jsonl")
-models = %w[serial threads processes ractors ractors-pipeless]
+disturbed = Float(ENV.fetch("DISTURBED", "0.03"))
+failed = Float(ENV.fetch("FAILED", "0.02"))
+formats = [nil] + ENV.fetch("FORMATS", "").split(",")
+exe = File.join(root, "exe", "ractorbench")
+clock = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
 
+collection = File.join(cache, "collection.jsonl")
+unless File.exist?(collection)
+  fixtures = File.join(root, "test", "fixtures")
+  rubies = Dir["/opt/rubies/*/bin/ruby"].sort.first(2).flat_map { |ruby| ["--ruby", "#{ruby.split("/")[-3]}=#{ruby}"] }
+  argv = [RbConfig.ruby, exe, "run", "-w", "prime,fib,noop,raiser", "-m", "serial,threads,processes,ractors,teleport",
+    "--workers", "1,2", "--messages", "20", "--param", "n=15", "--reps", "2", "--ruby", "ruby", *rubies,
+    "--load", File.join(fixtures, "failing_workloads.rb"), "--load", File.join(fixtures, "unsupported_model.rb"),
+    "-o", collection]
+  puts "collecting the real runs to multiply: #{argv.drop(2).join(" ")}"
+  system(*argv, out: File::NULL, err: File.join(cache, "collection.log")) # exit 1: the raiser's runs failed, as planned
+  abort "big_report: the collection did not finish (#{collection})" unless File.exist?(collection)
+end
+
+path = ENV["FILE"] || File.join(cache, "runs-#{runs}-#{configs}-#{disturbed}-#{failed}.jsonl")
 unless File.exist?(path)
-  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-  arms = Array.new(configs) { |i| ["w#{i / (4 * models.size)}", models[i % models.size], 2**(i / models.size % 4), 100] }
-  header = {"type" => "header", "tool" => "ractorbench", "version" => "0", "command" => "benchmarks/big_report.rb",
-            "created_at" => "2026-01-01T00:00:00Z", "seed" => 1, "timeout" => 600.0,
-            "machine" => {"cpu_model" => "synthetic", "cores" => 4, "usable_cores" => 4, "load_average" => [0.1, 0.1, 0.1]},
-            "rubies" => [{"name" => "ruby", "argv" => ["ruby"], "env" => {}, "info" => {"description" => "ruby 3.1.2"}}],
-            "load" => [], "plan" => {"seed" => 1, "runs" => []}}
-  rng = Random.new(1)
-  disturbed = Float(ENV.fetch("DISTURBED", "0"))
-  marks = Random.new(2)
-  File.open(path, "w") do |f|
-    f.puts(JSON.generate(header))
-    runs.times do |i|
-      workload, model, workers, messages = arms[i % configs]
-      rep = i / configs + 1
-      t = (0.01 * (models.index(model) + 1) * (1 + rng.rand / 10)).round(7)
-      busy = disturbed.positive? && marks.rand < disturbed
-      f.puts(JSON.generate({"type" => "run", "id" => "#{workload}/#{model}/w#{workers}/m#{messages}/ruby/rep#{rep}",
-        "seq" => i + 1, "started_at" => "2026-01-01T00:00:00.000Z", "load_average_1m" => 0.1, "workload" => workload,
-        "model" => model, "workers" => workers, "messages" => messages, "params" => {}, "ruby" => "ruby", "rep" => rep,
-        "whole_time" => t + 0.05, "messages_time" => t, "digest" => "same-#{workload}", "results" => workers * messages,
-        "peak_rss_kb" => 14_000, "gc_count" => 0, "status" => "ok", "user" => t, "system" => 0.001,
-        "settings" => {"yjit" => "off"}, "others_cpu" => 0.0, "steal" => busy ? 0.5 * t : 0.0, "disturbed" => busy}))
+  started = clock.call
+  real = RealRuns.new(File.readlines(collection), runs: runs, configurations: configs, disturbed: disturbed, failed: failed)
+  real.write("#{path}.part")
+  File.rename("#{path}.part", path)
+  puts format("generated %s: %d configurations x up to %d reps in %.0f s", path, real.configurations, real.reps,
+    clock.call - started)
+end
+
+# The peak, over the life of pid and its descendants, of their memory
+# summed (kB), sampled: each process's proportional share (Pss), so that
+# pages a forked reader still shares with its parent count once.
+tree_rss = lambda do |pid|
+  rss = ->(p) { File.read("/proc/#{p}/smaps_rollup")[/^Pss:\s+(\d+)/, 1].to_i }
+  children = ->(p) { Dir["/proc/#{p}/task/*/children"].flat_map { |f| File.read(f).split.map(&:to_i) } }
+  tree = ->(p) { [p] + children.call(p).flat_map { |c| tree.call(c) } }
+  peak = 0
+  sampler = Thread.new do
+    loop do
+      peak = [peak, tree.call(pid).sum { |p| rss.call(p) }].max
+    rescue SystemCallError
+      nil # a process ended between the listing and the reading
+    ensure
+      sleep 0.02
     end
   end
-  puts format("generated %s: %d runs, %d configurations, %.0f MB in %.0f s", path, runs, configs,
-    File.size(path) / 1e6, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
+  -> { sampler.kill.join && peak }
 end
 
-readers = ENV["RACTORBENCH_READERS"] ? "RACTORBENCH_READERS=#{ENV["RACTORBENCH_READERS"]}" : "readers: one per usable core"
-puts "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}; #{File.size(path) / 1_000_000} MB file; #{readers}"
-formats.each do |format|
-  out = File.join(dir, "report.#{format}")
-  FileUtils.rm_f(out)
-  times = File.join(dir, "time")
-  ok = system("/usr/bin/time", "-o", times, "-f", "%e %M %U %S", RbConfig.ruby, File.join(root, "exe", "ractorbench"),
-    "report", path, "--format", format, "-o", out, out: File::NULL)
-  wall, peak_kb, user, sys = File.read(times).split.last(4).map(&:to_f)
-  puts format("report --format %-5s %6.1f s wall, %5.1f s CPU, peak %6.0f MB%s", format, wall, user + sys, peak_kb / 1024,
-    ok ? "" : "  (exit #{$?.exitstatus})")
+# Runs argv under GNU time: [wall s, CPU s, largest process's peak kB, tree's peak kB, status].
+measure = lambda do |argv|
+  times = File.join(cache, "time")
+  pid = spawn("/usr/bin/time", "-o", times, "-f", "%e %U %S %M", *argv, out: File::NULL)
+  peak = tree_rss.call(pid)
+  _, status = Process.wait2(pid)
+  wall, user, sys, largest = File.read(times).split.last(4).map(&:to_f)
+  [wall, user + sys, largest, peak.call, status]
 end
-FileUtils.rm_rf(dir) unless ENV["FILE"]
+
+lines = File.foreach(path).count - 1
+header = File.open(path, &:gets).bytesize
+readers = Ractorbench::Store::SplitRead.readers(File.size(path) - header)
+puts format("RUNS=%d: %d run lines, file %.0f MB (header %.1f MB, the plan of every run); Ruby %s; load average %s",
+  runs, lines, File.size(path) / 1e6, header / 1e6, RUBY_VERSION, File.read("/proc/loadavg").split.first(3).join(" "))
+report = lambda do |what, (wall, cpu, largest, tree, status)|
+  puts format("%-34s %6.2f s wall, %6.2f s CPU, peak %5.0f MB largest process, %5.0f MB whole tree%s", what, wall, cpu,
+    largest / 1024, tree / 1024, status.success? ? "" : "  (exit #{status.exitstatus})")
+  wall
+end
+floor_script = File.join(__dir__, "big_report", "floor.rb")
+floor = report.call("floor: JSON.parse, 1 process", measure.call([RbConfig.ruby, floor_script, path, "1"]))
+forked = report.call("floor: JSON.parse, #{readers} processes", measure.call([RbConfig.ruby, floor_script, path, readers.to_s]))
+formats.each do |format|
+  out = File.join(cache, "report.#{format || "default"}")
+  argv = [RbConfig.ruby, exe, "report", path, *(format ? ["--format", format] : []), "-o", out, "--force"]
+  wall = report.call("report#{format && " --format #{format}"}", measure.call(argv))
+  puts format("  report / floor: %.2f (1 process), %.2f (%d processes)", wall / floor, wall / forked, readers)
+end
+puts "load average after: #{File.read("/proc/loadavg").split.first(3).join(" ")}"

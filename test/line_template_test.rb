@@ -2,6 +2,7 @@
 
 require_relative "test_helper"
 require_relative "synthetic_results"
+require_relative "same_runs"
 
 # A run line like its configuration's others is folded by a template
 # (Store::Columns::LineTemplate) without being parsed. That is only a way
@@ -11,6 +12,7 @@ require_relative "synthetic_results"
 # line) must go the slow way and fare exactly as it did before.
 class LineTemplateTest < Minitest::Test
   include TempDir
+  include SameRuns
 
   CONFIGS = [
     {"workload" => "prime", "model" => "threads", "workers" => 2, "messages" => 4, "params" => {}},
@@ -66,49 +68,14 @@ class LineTemplateTest < Minitest::Test
     path
   end
 
-  # The slow way, line by line, as every line was read before templates:
-  # parsed, checked, folded (a bad line skipped, with its number).
-  def parsed_one_by_one(run_lines)
-    table = Ractorbench::Store::RunTable.new
-    skipped = []
-    run_lines.each_with_index do |line, n|
-      record = Ractorbench::Store.parse_line(line.dup.force_encoding(Encoding::UTF_8))
-      table.add(record, nil) if record
-    rescue Ractorbench::Store::RunRecord::BadLine, JSON::ParserError, EncodingError
-      skipped << n + 2 # the header is line 1
-    end
-    [table, skipped]
-  end
-
-  # Value and type, all the way down: 1 is not 1.0, -0.0 is not 0.0.
-  def assert_same_value(expected, actual, where)
-    assert_equal expected.class, actual.class, "#{where}: #{expected.inspect} against #{actual.inspect}"
-    case expected
-    when Hash
-      assert_equal expected.keys, actual.keys, where
-      expected.each { |k, v| assert_same_value(v, actual[k], "#{where}.#{k}") }
-    when Array then expected.zip(actual).each_with_index { |(e, a), i| assert_same_value(e, a, "#{where}[#{i}]") }
-    when Float then assert_equal [expected].pack("G"), [actual].pack("G"), "#{where}: #{expected} against #{actual}"
-    when nil then assert_nil actual, where
-    else assert_equal expected, actual, where
-    end
-  end
-
-  def assert_same_runs(expected, actual)
-    assert_equal expected.size, actual.size, "as many runs"
-    expected.zip(actual).each do |want, got|
-      assert_same_value want.columns.stored(want.row), got.columns.stored(got.row), want.columns.stored(want.row)["id"]
-    end
-  end
-
   def test_runs_read_by_templates_are_the_runs_parsed_line_by_line
     rng = Random.new(20_261_126)
     run_lines = lines(1100, rng)
     mutated = MUTATIONS.each_with_index.flat_map do |(what, change), k|
-      # After a failed run its configuration's status varies, a string no
-      # template takes, and after a renamed id the ids are kept one by one:
-      # those near the end, so that the rest shows that the lines after each
-      # other change go by template again.
+      # After a failed run its configuration has lines of two shapes, and
+      # after a renamed id the ids are kept one by one: those near the end,
+      # so that the rest shows that the lines after each other change go by
+      # template again.
       start = TAIL.fetch(what) { 40 + 60 * k + rng.rand(50) }
       [start, start + 1].map do |n|
         changed = change.call(run_lines[n])

@@ -7,6 +7,7 @@ require_relative "store/run_table"
 require_relative "store/source"
 require_relative "store/split_read"
 require_relative "store/header"
+require_relative "store/header_plan"
 require_relative "store/writer"
 require_relative "store/bounded_lines"
 
@@ -32,25 +33,28 @@ module Ractorbench
     # number: one damaged line costs one run, not the file, and a line longer
     # than BoundedLines allows is skipped unread. A big file is
     # read by several processes at once (SplitRead); readers: how many
-    # (default: SplitRead.readers).
-    def read(path, readers: nil)
+    # (default: SplitRead.readers). plan: false leaves a big header's list
+    # of planned runs in the file, checked but not kept (HeaderPlan).
+    def read(path, readers: nil, plan: true)
       source = Source.new(path)
       header, body, size, stream = open_results(path) do |file|
         first, problem = BoundedLines.first_line(file)
         raise UsageError, "#{path} is not a ractorbench results file (#{problem})" if problem
 
-        header = parse_header(path, first&.force_encoding(Encoding::UTF_8))
+        header = parse_header(path, first&.force_encoding(Encoding::UTF_8), plan: plan)
         # A pipe or a device (report /dev/stdin) is read as it comes, once.
         next [header, nil, nil, LineRange.read_stream(file)] unless file.stat.file?
 
         [header, file.pos, file.size]
       end
       parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
-      runs = RunTable.new(source)
+      # The first stretch's table is the file's own (read here, with its
+      # source), the others joined onto it; a pipe's has no source to read back.
+      runs = stream ? RunTable.new(source).concat(parts.first.table) : parts.first.table
       skipped = []
       number = 1 # the header's line
-      parts.each do |part|
-        runs.concat(part.table)
+      parts.each_with_index do |part, i|
+        runs.concat(part.table) unless i.zero?
         skipped.concat(part.skipped.map { |n, why| [number + n, why] })
         number += part.lines
       end
@@ -78,10 +82,10 @@ module Ractorbench
       raise UsageError, "cannot read #{path}: #{e.message.sub(/ @ .*/, "")}"
     end
 
-    def parse_header(path, line)
+    def parse_header(path, line, plan: true)
       raise JSON::ParserError unless line&.valid_encoding?
 
-      header = JSON.parse(line)
+      header = (!plan && HeaderPlan.parse(line)) || JSON.parse(line)
       return Header.check(path, header) if header.is_a?(Hash) && header["type"] == "header" && header["tool"] == TOOL
 
       raise JSON::ParserError

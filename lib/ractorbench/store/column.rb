@@ -88,20 +88,29 @@ module Ractorbench
           list
         end
 
-        # The fast path's appends: rows come in order, so no padding.
-        def push(value)
-          @values << value
-          @length += 1
-        end
+        # The fast path's appends at row: rows come in order, those between
+        # (runs of another shape, without this field) padded; a column of
+        # one value so far stays so while the values are that one.
+        def push(value, row) = set(row, value)
 
-        def concat_values(values)
+        def concat_values(values, row)
+          unless @values
+            return @length = row + values.size if row == @length && all_constant?(values)
+
+            materialize
+          end
+          pad(row)
           @values.concat(values)
-          @length += values.size
+          @length = row + values.size
         end
 
         # Rows base...base + count take other's values (a reader's stretch of
         # the file after this one's).
         def concat(other, base, count)
+          # Nothing here yet: other's list is taken, not copied (a reader's
+          # table is dropped once joined; copying it doubled what a big file costs).
+          return adopt(other) if @values.nil? && @length.zero? && base.zero? && !other.constant?
+
           if @values.nil? && other.constant?
             if @length.zero? && base.zero?
               @constant = other.constant
@@ -150,6 +159,19 @@ module Ractorbench
         end
 
         private
+
+        def adopt(other)
+          @values = other.values
+          @holes = other.holes?
+          @length = other.length
+        end
+
+        # uniq in C, then same? for what eql? does not tell apart (-0.0).
+        def all_constant?(values)
+          return false unless values.uniq.size == 1 && Columns.same?(values.first, @constant)
+
+          !Columns.delicate?(@constant) || values.all? { |value| Columns.same?(value, @constant) }
+        end
 
         def materialize
           @values = Array.new(@length, @constant)

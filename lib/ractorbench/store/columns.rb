@@ -19,6 +19,10 @@ module Ractorbench
     class Columns
       DERIVED_ID = Marker.new("DERIVED_ID")
       LAZY = {"started_at" => true}.freeze
+      # Lines of one configuration come in a few shapes (an ok run's fields,
+      # a failed run's): a fast path is kept for each of the last few, so a
+      # failed run among ok ones does not cost the ok ones theirs.
+      SHAPES = 4
 
       attr_reader :configuration, :source, :size
 
@@ -29,6 +33,7 @@ module Ractorbench
         @fields = {}
         @offsets = []
         @size = 0
+        @paths = {}
       end
 
       # record: a run Hash as parsed (checked: already through
@@ -36,11 +41,11 @@ module Ractorbench
       # BadLine leaves the columns as they were.
       def add(record, offset, checked: false)
         row = @size
-        unless @fast&.add(record)
+        unless fast_path(record.keys)&.add(record, row)
           RunRecord.validate(record) unless checked
           settle
           add_field_by_field(record, row)
-          @fast = FastPath.for(self, record, @fields)
+          keep(FastPath.for(self, record, @fields))
         end
         @offsets << offset
         @size += 1
@@ -51,8 +56,16 @@ module Ractorbench
       # folded without being parsed when its fast path's template takes it:
       # its row, or nil (then the line is to be parsed and added).
       def add_scanned(scanner, offset)
-        return nil unless @fast&.add_scanned(scanner)
+        start = scanner.pos
+        path = @fast if (captures = @fast&.match(scanner))
+        # A line of another shape: the path that knows it, if still usable.
+        path ||= @paths.each_value.find do |other|
+          scanner.pos = start
+          !other.equal?(@fast) && (captures = other.match(scanner))
+        end
+        return nil unless path && switch_to(path)
 
+        path.take(captures, @size)
         @offsets << offset
         (@size += 1) - 1
       end
@@ -71,6 +84,7 @@ module Ractorbench
         @offsets.concat(other.offsets)
         @size += other.size
         @fast = nil
+        @paths = {}
         base
       end
 
@@ -79,6 +93,7 @@ module Ractorbench
       def settled
         settle
         @fast = nil
+        @paths = {}
         @settled = nil
         self
       end
@@ -164,6 +179,37 @@ module Ractorbench
 
         @fast.settle(@size)
         @settled = @size
+      end
+
+      # The fast path for lines with these keys, made the current one: nil
+      # when there is none or it no longer fits the runs so far.
+      def fast_path(keys)
+        return @fast if @fast&.keys == keys
+
+        path = @paths[keys]
+        path if path && switch_to(path)
+      end
+
+      # Makes path the current fast path when it fits the runs so far: the
+      # current one's constants first brought up to every row.
+      def switch_to(path)
+        return true if path.equal?(@fast)
+
+        settle
+        return false unless path.usable?(@size)
+
+        @fast = path
+        @settled = @size
+        true
+      end
+
+      def keep(path)
+        @fast = path
+        return unless path
+
+        @paths.delete(path.keys)
+        @paths[path.keys] = path
+        @paths.shift while @paths.size > SHAPES
       end
 
       def add_field_by_field(record, row)

@@ -5,18 +5,29 @@ module Ractorbench
     class Columns
       # Folding a line field by field costs a method call per field, and a
       # million lines of thirty fields is most of `report`'s time. Lines of one
-      # configuration mostly have the same fields in the same order, the same
-      # values in most of them (names, status, digest) and a planned id; for
-      # such a line, one comparison in C checks every constant at once and
-      # only the fields that vary are checked (RunRecord.field) and appended:
-      # a constant was checked with the line it came from. Any other line goes
+      # configuration mostly have the same fields in the same order (a few
+      # shapes: an ok run's, a failed run's), the same names and a planned
+      # id; for such a line, one comparison in C checks every constant at once
+      # and the other fields are checked (RunRecord.field) and appended: a
+      # constant was checked with the line it came from. Any other line goes
       # field by field, after which the fast path is worked out again.
       class FastPath
         # Lines a template took are kept as text until this many, then read
         # a column at a time (LineTemplate#values); few, so that the texts die
         # young (a thousand configurations' worth of 256 lines each lived long
-        # enough to be promoted, and major GCs took back what reading in bulk saved).
-        PENDING = 8
+        # enough to be promoted, and major GCs took back what reading in bulk
+        # saved). Real lines have some thirty such texts: at 8 a line, a
+        # thousand configurations' pending texts grew the heap by half again.
+        PENDING = 4
+        # Fields taken from each line even while every run so far had the
+        # same value (their column stays one value until a run differs): all
+        # but those that name the configuration (its label's names and
+        # counts). A measured figure is the same for a while and then is not
+        # (a GC count, faults, steal), a status or digest until a run fails,
+        # and each such change would cost a new path and its template;
+        # printed text is kept as Printable makes it, never as the line has it.
+        NAMING = %i[text printed_text count params].freeze
+        PER_RUN = %w[rep seq].freeze
 
         # nil when a line cannot be taken this way (an id not the planned one).
         def self.for(columns, record, fields)
@@ -35,7 +46,7 @@ module Ractorbench
 
               id_at = i
               constant_columns << column
-            elsif column.constant?
+            elsif column.constant? && !taken?(key, record[key])
               constant_at << i
               constants << column.constant
               constant_columns << column
@@ -48,6 +59,17 @@ module Ractorbench
             columns.planned_id(""))
           new(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
         end
+
+        # Only a value a template can take (LineTemplate::FORMS); never the
+        # line's type, which every template starts with.
+        def self.taken?(key, value)
+          kind = RunRecord::KINDS[key]
+          return false if key == "type" || !LineTemplate::FORMS.key?([kind, LineTemplate.sample_type(value)])
+
+          !NAMING.include?(kind) || PER_RUN.include?(key)
+        end
+
+        attr_reader :keys, :template
 
         # template: the line form of this path (nil: lines must be parsed).
         def initialize(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
@@ -65,9 +87,14 @@ module Ractorbench
           @delicate = constant_at.zip(constants).select { |_, constant| Columns.delicate?(constant) }
         end
 
-        # Appends record's varying fields and says true, or says false and
-        # leaves everything as it was.
-        def add(record)
+        # Whether lines can be taken this way at row size: every constant
+        # still the value of each run so far (runs of another shape may have
+        # lacked it, or changed it). Varying columns take any row (padded).
+        def usable?(size) = @constant_columns.all? { |column| column.constant? && column.length == size }
+
+        # Appends record's varying fields at row and says true, or says false
+        # and leaves everything as it was.
+        def add(record, row)
           flush
           return false unless record.size == @keys.size && record.keys == @keys
 
@@ -79,26 +106,30 @@ module Ractorbench
           @varying.each { |i, _, key, kind| values[i] = RunRecord.field(key, values[i], kind) if kind }
           return false if @id_at && values[@id_at] != @columns.planned_id(@rep_at && values[@rep_at])
 
-          @varying.each { |i, column| column.push(values[i]) }
+          @varying.each { |i, column| column.push(values[i], row) }
           true
         end
 
-        # Takes the rest of a line the template matches and says true (its
-        # values reach the columns at the next flush), or says false and
-        # takes nothing.
-        def add_scanned(scanner)
-          captures = @template&.captures(scanner) or return false
+        # The varying fields' texts of the rest of a line at scanner's
+        # position when the template matches it (the scanner then past it),
+        # else nil.
+        def match(scanner) = @template&.captures(scanner)
 
+        # Takes a line's captures (match) as row; its values reach the
+        # columns at the next flush.
+        def take(captures, row)
+          @pending_row = row if @pending.empty?
           @pending << captures
           flush if @pending.size >= PENDING
-          true
         end
 
         # The pending lines' values into their columns, a column at a time.
         def flush
           return if @pending.empty?
 
-          @pending.transpose.each_with_index { |texts, j| @varying[j][1].concat_values(@template.values(j, texts)) }
+          @pending.transpose.each_with_index do |texts, j|
+            @varying[j][1].concat_values(@template.values(j, texts), @pending_row)
+          end
           @pending.clear
         end
 

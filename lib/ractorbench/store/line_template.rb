@@ -8,14 +8,28 @@ module Ractorbench
       # A run line of a configuration in the shape its fast path knows, as
       # one Regexp for the line after its id's label (RunTable::RUN_START
       # reads that far): every constant field as the exact JSON text that
-      # parses to it, every varying one a number or boolean of a form
-      # RunRecord accepts, captured. A line it takes is folded without JSON.parse,
+      # parses to it, every varying one a number, boolean, string or flat
+      # list of a form RunRecord accepts, captured. A line it takes is folded
+      # without JSON.parse of the line,
       # without a Hash and without a method call per field (parsing and
       # folding field by field were most of reading a million runs); a line
       # it does not match (other spacing, escapes, a value out of range, a
       # cut line) is parsed and folded as before. So the template decides
       # how fast a line is read, never what is read from it.
       class LineTemplate
+        # A JSON string with no \u escape (those go the slow way: a lone
+        # surrogate is JSON's to judge), and a flat list of such strings or
+        # integers: what real runs vary in besides numbers (a status, a
+        # digest, a failure's stderr lines, each worker's jobs).
+        STRING = "\"(?>[^\"\\\\\\x00-\\x1f]+|\\\\[\"\\\\/bfnrt])*\""
+        ITEM = "(?:#{STRING}|-?(?:0|[1-9][0-9]{0,17}))"
+        TEXTS = {
+          # A field RunRecord checks against a list: only the listed values.
+          [:status, String] => "(\"(?:#{RunRecord::STATUSES.join("|")})\")",
+          [:printed, String] => "(#{STRING})", [nil, String] => "(#{STRING})",
+          [:printed_lines, Array] => "(\\[(?:#{STRING}(?:,#{STRING})*)?\\])",
+          [nil, Array] => "(\\[(?:#{ITEM}(?:,#{ITEM})*)?\\])"
+        }.freeze
         # Each varying field's form, by what RunRecord.field wants of it and
         # by the type of its value in the line that set the template up:
         # digits that String#to_i and #to_f read exactly as JSON does, small
@@ -31,11 +45,16 @@ module Ractorbench
           [nil, Integer] => "(-?(?:0|[1-9][0-9]{0,17}))",
           [nil, Float] => "(-?(?:0|[1-9][0-9]{0,15})\\.[0-9]{1,24}(?:e[-+][0-9]{2})?)",
           [:boolean, true] => "(true|false)", [:boolean, false] => "(true|false)",
-          [nil, true] => "(true|false)", [nil, false] => "(true|false)"
+          [nil, true] => "(true|false)", [nil, false] => "(true|false)",
+          **TEXTS
         }.freeze
-        READERS = {Integer => :to_i, Float => :to_f, true => :true?, false => :true?}.freeze
         # A LAZY field stays in the file: any string without escapes.
         PLAIN_STRING = "\"[^\"\\\\\\x00-\\x1f]*\""
+        READERS = {Integer => :to_i, Float => :to_f, true => :true?, false => :true?, String => :json, Array => :json}.freeze
+        # Distinct texts a JSON column keeps its values of, shared by the
+        # runs that wrote the same (a column of a million digests holds a
+        # few Strings); past this many, each text is read on its own.
+        SHARED = 4096
         # The repetition an id ends with: the same digits as the rep field's, checked.
         REP = "([1-9][0-9]{0,9})"
 
@@ -59,7 +78,7 @@ module Ractorbench
             end
             ",#{Regexp.escape(JSON.generate(key))}:#{pattern}"
           end
-          readers = varying.map { |i, *| READERS.fetch(sample_type(samples[i])) }
+          readers = varying.map { |i, _, key, kind| [READERS.fetch(sample_type(samples[i])), key, kind] }
           new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), readers, varying.index { |i, *| i == rep_at })
         rescue JSON::GeneratorError, EncodingError, RegexpError
           nil
@@ -75,6 +94,7 @@ module Ractorbench
           @regexp = regexp
           @readers = readers
           @rep = rep
+          @shared = readers.map { {} }
         end
 
         # The varying fields of the rest of the line at scanner's position
@@ -90,8 +110,28 @@ module Ractorbench
         # The values of the j-th varying field's texts: read in C a column at
         # a time, not a call a field.
         def values(j, texts)
-          reader = @readers[j]
-          (reader == :true?) ? texts.map! { |text| text == "true" } : texts.map!(&reader)
+          reader, key, kind = @readers[j]
+          case reader
+          when :true? then texts.map! { |text| text == "true" }
+          when :json then json_values(texts, @shared[j], key, kind)
+          else texts.map!(&reader)
+          end
+        end
+
+        private
+
+        # Texts of JSON values as their values, each distinct text parsed
+        # once (all in one JSON.parse) and made what RunRecord makes of it
+        # (printable); kept frozen, as runs that wrote the same text share it.
+        def json_values(texts, shared, key, kind)
+          shared.clear if shared.size > SHARED
+          fresh = texts.uniq.reject { |text| shared.key?(text) }
+          unless fresh.empty?
+            JSON.parse("[#{fresh.join(",")}]", freeze: true).each_with_index do |value, i|
+              shared[fresh[i]] = RunRecord.field(key, value, kind).freeze
+            end
+          end
+          texts.map!(&shared)
         end
       end
     end
