@@ -30,7 +30,7 @@ module CpuExperiments
     failed = analysis.runs.reject { |r| %w[ok unsupported].include?(r["status"]) }
     failed.each { |r| puts "  FAILED #{r["id"]}: #{r["reason"]}" }
     puts "  digests agree: #{analysis.digest_check.agree?}; results in #{out}"
-    Ractorbench::Reports::Parts::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["params"]], r] }
+    Ractorbench::Analysis::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["params"]], r] }
   end
 
   def time(row)

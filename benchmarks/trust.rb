@@ -52,7 +52,7 @@ module TrustBenchmarks
     analysis.runs.reject { |r| %w[ok unsupported].include?(r["status"]) }.each { |r| puts "  FAILED #{r["id"]}: #{r["reason"]}" }
     disturbed = analysis.runs.count { |r| r["disturbed"] }
     puts "  digests agree: #{analysis.digest_check.agree?}; #{disturbed} of #{analysis.runs.size} runs disturbed by other programs; results in #{out}"
-    Ractorbench::Reports::Parts::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["workers"], r["messages"]], r] }
+    Ractorbench::Analysis::Rows.for(analysis).to_h { |r| [[r["model"], r["ruby"], r["workers"], r["messages"]], r] }
   end
 
   def ruby_args(rubies) = rubies.flat_map { |name, path| ["--ruby", "#{name}=#{path}"] }

@@ -38,13 +38,13 @@ class ForkedPartsTest < Minitest::Test
       end
     end.to_h
     path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
-    rows = ->(processes) { Ractorbench::Reports::Parts::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)), processes: processes) }
+    rows = ->(processes) { Ractorbench::Analysis::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)), processes: processes) }
     one = rows.call(1)
     assert_equal 36, one.size
     [2, 3].each { |processes| assert_equal Marshal.dump(one), Marshal.dump(rows.call(processes)), "#{processes} processes" }
 
-    groups = Ractorbench::Reports::Parts::Rows.groups(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
-    parts = Ractorbench::Reports::Parts::Rows.parts(groups, 3)
+    groups = Ractorbench::Analysis::Rows.groups(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
+    parts = Ractorbench::Analysis::Rows.parts(groups, 3)
     assert_equal 3, parts.size
     assert_equal groups, parts.flatten(1), "every group once, in order"
     runs = parts.map { |part| part.sum { |g| g.columns.size } }
@@ -61,7 +61,7 @@ class ForkedPartsTest < Minitest::Test
       end.to_h
       Ractorbench::Analysis.new(Ractorbench::Store.read(SyntheticResults.write(File.join(@dir, "r#{reps}.jsonl"), samples)))
     end
-    rows = Ractorbench::Reports::Parts::Rows
+    rows = Ractorbench::Analysis::Rows
     assert_equal 30 * 70, rows.resampled_runs(analysis.call(70))
     assert_equal Ractorbench::Store::SplitRead.processes, rows.processes_for(analysis.call(70))
     assert_equal 0, rows.resampled_runs(analysis.call(100))
@@ -76,7 +76,7 @@ class ForkedPartsTest < Minitest::Test
       %w[serial threads processes].map { |model| [["prime", model, w, 10, "ruby"], SyntheticResults.draws(3, median: 0.01 * w, seed: w)] }
     end.to_h
     path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
-    rows = Ractorbench::Reports::Parts::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
+    rows = Ractorbench::Analysis::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
     assert_operator rows.size, :>=, Ractorbench::Reports::Text::TABLES_APART
     tables = %i[summary details costs]
     here = tables.map { |table| Ractorbench::Reports::Text.public_send(table, rows) }.compact

@@ -143,7 +143,7 @@ class TerminalOutputTest < Minitest::Test
     file = File.join(ROOT, "examples", "results", "tour.jsonl")
     analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(file))
     [100, 132, 200].each do |width|
-      expected = Ractorbench::Reports::Summary.compact(Ractorbench::Reports::Parts::Rows.for(analysis), width, ->(t, _) { t }).lines.map(&:chomp)
+      expected = Ractorbench::Reports::Summary.compact(Ractorbench::Analysis::Rows.for(analysis), width, ->(t, _) { t }).lines.map(&:chomp)
       assert_columns(expected, "#{width} columns")
       [true, false].each do |colour|
         screen = on_terminal([RbConfig.ruby, EXE, "report", file], width: width, env: {"NO_COLOR" => (colour ? nil : "1"), "COLUMNS" => nil},

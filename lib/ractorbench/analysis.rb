@@ -219,7 +219,7 @@ module Ractorbench
 
     def row_made?(group) = rows_made.key?(group)
 
-    # Figures made elsewhere (Reports::Parts::Rows makes them in parts).
+    # Figures made elsewhere (Analysis::Rows makes them in parts).
     def keep_rows(groups, rows) = groups.zip(rows) { |group, row| rows_made[group] = row }
 
     # Runs that recorded a failure (crash, timeout, error), in file order:

@@ -172,7 +172,7 @@ module Ractorbench
     end
 
     def collector(count, progress: Measure::Progress.for(count, io: @progress))
-      Measure::Collector.new(catalog: @session.catalog, targets: @session.targets, timeout: @session.timeout,
+      Collector.new(catalog: @session.catalog, targets: @session.targets, timeout: @session.timeout,
         writer: @session.writer, progress: progress, quiet_wait: @quiet_wait, suspects: @session.suspects || [])
     end
 
@@ -181,7 +181,7 @@ module Ractorbench
       AdaptiveRounds.new(@adaptive, deadline: deadline, io: @progress).run(@session, method(:collector)) if @adaptive
       profile_runs
       @session.writer.finish
-    rescue Measure::Collector::Stopped => e
+    rescue Collector::Stopped => e
       raise Exit.new(stopped(e), 128 + e.signo)
     rescue Store::Writer::Failed => e
       raise Exit.new(failed(e), 1)

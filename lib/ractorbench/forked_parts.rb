@@ -8,7 +8,7 @@ module Ractorbench
   # process fails (killed, out of memory, fork refused) is done here after
   # the others: it costs time, never an answer. Used for reading a big
   # results file (Store::SplitRead), for a report's rows of many runs
-  # (Reports::Parts::Rows) and for a big text report's tables (Reports::Text).
+  # (Analysis::Rows) and for a big text report's tables (Reports::Text).
   module ForkedParts
     module_function
 

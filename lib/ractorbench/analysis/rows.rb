@@ -8,119 +8,74 @@ require_relative "../store/split_read"
 require_relative "../stats/bootstrap"
 
 module Ractorbench
-  module Reports
-    module Parts
-      # Which configurations a report shows, in which order; their figures
-      # are Analysis::Rows.
-      module Rows
-        module_function
+  class Analysis
+    # Which configurations a report shows, in which order; their figures
+    # are Analysis::Rows.
+    module Rows
+      module_function
 
-        # Rows of this many runs or more are made in parts, one process a
-        # usable core (ForkedParts): each configuration's figures are its own,
-        # and for a million runs making them took as long as reading them.
-        IN_PARTS = 100_000
-        # Or when this many runs are in configurations whose speedup interval
-        # resamples repetitions (fewer than Bootstrap::LARGE_SAMPLE runs a
-        # side): about 0.35 ms a run for paired sides, so 1,000 configurations
-        # of 99 repetitions took 35 s in one process.
-        RESAMPLED_IN_PARTS = 2_000
+      # Rows of this many runs or more are made in parts, one process a
+      # usable core (ForkedParts): each configuration's figures are its own,
+      # and for a million runs making them took as long as reading them.
+      IN_PARTS = 100_000
+      # Or when this many runs are in configurations whose speedup interval
+      # resamples repetitions (fewer than Bootstrap::LARGE_SAMPLE runs a
+      # side): about 0.35 ms a run for paired sides, so 1,000 configurations
+      # of 99 repetitions took 35 s in one process.
+      RESAMPLED_IN_PARTS = 2_000
 
-        # processes: how many make the rows (default: one a usable core for
-        # IN_PARTS runs or more or RESAMPLED_IN_PARTS resampled ones,
-        # RACTORBENCH_READERS when set, else one).
-        # Each is made once an analysis (Analysis#row): a page that reads
-        # them for its tables, charts and sweeps makes them once.
-        def for(analysis, processes: nil)
-          groups = groups(analysis)
-          parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
-          if parts.size > 1
-            header = analysis.header
-            made = ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }
-            parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
-          end
-          groups.map { |g| analysis.row(g) }
+      # processes: how many make the rows (default: one a usable core for
+      # IN_PARTS runs or more or RESAMPLED_IN_PARTS resampled ones,
+      # RACTORBENCH_READERS when set, else one).
+      # Each is made once an analysis (Analysis#row): a page that reads
+      # them for its tables, charts and sweeps makes them once.
+      def for(analysis, processes: nil)
+        groups = groups(analysis)
+        parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
+        if parts.size > 1
+          header = analysis.header
+          made = ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }
+          parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
         end
-
-        # [group, row] pairs in the order of for.
-        def pairs(analysis) = groups(analysis).zip(self.for(analysis))
-
-        def processes_for(analysis)
-          return Store::SplitRead.processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
-
-          1
-        end
-
-        def resampled_runs(analysis)
-          resampled = Stats::Bootstrap::MIN_SAMPLES...Stats::Bootstrap::LARGE_SAMPLE
-          analysis.groups.sum { |g| resampled.cover?(g.ok_count) ? g.ok_count : 0 }
-        end
-
-        # groups cut in order into at most count parts of about as many runs each.
-        def parts(groups, count)
-          return [groups] if count <= 1 || groups.size < 2 * count
-
-          share = groups.sum { |g| g.columns.size }.fdiv(count)
-          seen = 0
-          numbered = groups.map do |group|
-            part = [(seen / share).floor, count - 1].min
-            seen += group.columns.size
-            [part, group]
-          end
-          numbered.chunk_while { |(a, _), (b, _)| a == b }.map { |run| run.map(&:last) }
-        end
-
-        # The groups these rows are made of, in their order. Ops-per-second
-        # runs have no job times; reports/ops_tables.rb shows them.
-        def groups(analysis)
-          analysis.groups.reject { |g| Analysis::OpsPerSecond.group?(g) }.sort_by { |g| sort_key(g) }
-        end
-
-        def sort_key(group)
-          [*group.panel.sort_key, group.baseline_model? ? "" : group.model]
-        end
+        groups.map { |g| analysis.row(g) }
       end
 
-      # Number formatting shared by the human-readable formats.
-      module Format
-        module_function
+      # [group, row] pairs in the order of for.
+      def pairs(analysis) = groups(analysis).zip(self.for(analysis))
 
-        def seconds(summary)
-          return "-" if summary["samples"].to_i.zero?
+      def processes_for(analysis)
+        return Store::SplitRead.processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
 
-          spread = summary["stddev"] ? " ± #{fixed(summary["stddev"])}" : " (n=1)"
-          "#{fixed(summary["median"])}#{spread}"
+        1
+      end
+
+      def resampled_runs(analysis)
+        resampled = Stats::Bootstrap::MIN_SAMPLES...Stats::Bootstrap::LARGE_SAMPLE
+        analysis.groups.sum { |g| resampled.cover?(g.ok_count) ? g.ok_count : 0 }
+      end
+
+      # groups cut in order into at most count parts of about as many runs each.
+      def parts(groups, count)
+        return [groups] if count <= 1 || groups.size < 2 * count
+
+        share = groups.sum { |g| g.columns.size }.fdiv(count)
+        seen = 0
+        numbered = groups.map do |group|
+          part = [(seen / share).floor, count - 1].min
+          seen += group.columns.size
+          [part, group]
         end
+        numbered.chunk_while { |(a, _), (b, _)| a == b }.map { |run| run.map(&:last) }
+      end
 
-        def fixed(value, digits = 4)
-          value.nil? ? "-" : format("%.#{digits}f", value)
-        end
+      # The groups these rows are made of, in their order. Ops-per-second
+      # runs have no job times; reports/ops_tables.rb shows them.
+      def groups(analysis)
+        analysis.groups.reject { |g| Analysis::OpsPerSecond.group?(g) }.sort_by { |g| sort_key(g) }
+      end
 
-        def ratio(value)
-          value.nil? ? "-" : format("%.2f×", value)
-        end
-
-        def megabytes(kb)
-          kb.nil? ? "-" : format("%.1f", kb / 1024.0)
-        end
-
-        def percent(value)
-          value.nil? ? "-" : format("%.0f%%", value * 100)
-        end
-
-        # "[low, high]" of a Uncertainty interval hash, or why there is none.
-        def interval(ci, digits = 4)
-          return "-" if ci.nil?
-          return "n<#{Stats::MedianInterval.min_samples}" unless ci["low"]
-
-          "[#{fixed(ci["low"], digits)}, #{fixed(ci["high"], digits)}]"
-        end
-
-        # The first run's time, marked when it is left out of the statistics.
-        def first_run(first, metric)
-          return "-" unless first && first[metric]
-
-          fixed(first[metric]) + (first["excluded"] ? " (apart)" : "")
-        end
+      def sort_key(group)
+        [*group.panel.sort_key, group.baseline_model? ? "" : group.model]
       end
     end
   end

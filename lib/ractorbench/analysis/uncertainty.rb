@@ -8,7 +8,7 @@ module Ractorbench
   class Analysis
     # How sure we are of one configuration's figures: 95% intervals of both
     # medians and of the speedup over serial, the runs that stand out, and the
-    # first run on its own. One flat hash that Reports::Parts::Rows merges into every
+    # first run on its own. One flat hash that Analysis::Rows merges into every
     # format's row.
     module Analysis::Uncertainty
       module_function

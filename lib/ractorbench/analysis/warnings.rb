@@ -35,7 +35,7 @@ module Ractorbench
 
       module_function
 
-      # rows: Reports::Parts::Rows.for(analysis), passed in when a report already has them.
+      # rows: Analysis::Rows.for(analysis), passed in when a report already has them.
       def for(analysis, rows)
         machine = analysis.header["machine"] || {}
         measured = rows.reject { |r| r.unsupported || r.samples.to_i.zero? }

@@ -50,7 +50,7 @@ module Ractorbench
       # The figures of every configuration (Analysis::Row: row.model,
       # row.workers, row.speedup, row.messages_time["median"], ...), as every
       # report shows them.
-      def rows = analysis ? Reports::Parts::Rows.for(analysis) : []
+      def rows = analysis ? Analysis::Rows.for(analysis) : []
 
       def speedups
         rows.select { |r| r.speedup && !r.baseline? }.map do |r|
@@ -69,9 +69,9 @@ module Ractorbench
         return outcome.recommendation if kind == :try
 
         busy = Reports::Parts::Verdict.busy?(analysis) ? [Reports::Parts::Verdict.inconclusive(analysis)] : []
-        busy + Reports::Parts::Winners.for(Reports::Parts::Rows.pairs(analysis)).map do |e|
+        busy + Analysis::Winners.for(Analysis::Rows.pairs(analysis)).map do |e|
           "#{Plan::Configuration.title(e.workload, e.params)} W=#{e.workers} M=#{e.messages} #{e.ruby}: " \
-            "#{e.winner["model"]} fastest, #{Reports::Parts::Winners.verdict(e)}"
+            "#{e.winner["model"]} fastest, #{Analysis::Winners.verdict(e)}"
         end
       end
 

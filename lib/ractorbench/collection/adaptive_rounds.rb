@@ -21,7 +21,7 @@ module Ractorbench
         @io = io
       end
 
-      # collector: a callable (count, progress:) giving a Measure::Collector.
+      # collector: a callable (count, progress:) giving a Collector.
       def run(session, collector)
         rng = Random.new(session.runs.size)
         seq = session.first_seq + session.runs.size

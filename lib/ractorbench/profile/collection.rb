@@ -44,7 +44,7 @@ module Ractorbench
       end
 
       # recorded: the timed runs the collection recorded, for what a Ctrl-C
-      # says (Measure::Collector::Stopped): the profiles left run on --resume.
+      # says (Collector::Stopped): the profiles left run on --resume.
       def collect(specs, recorded:)
         specs.each do |spec|
           @progress.started("profile #{spec.configuration.label}")
@@ -56,7 +56,7 @@ module Ractorbench
       rescue SignalException => e
         # The Launcher has killed the profiled run and its tree.
         signo = e.signo || Signal.list.fetch("INT")
-        raise Measure::Collector::Stopped.new(Signal.signame(signo), signo, recorded, nil)
+        raise Collector::Stopped.new(Signal.signame(signo), signo, recorded, nil)
       ensure
         @progress.finish
       end

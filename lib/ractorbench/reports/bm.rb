@@ -23,7 +23,7 @@ module Ractorbench
       module_function
 
       def render(analysis)
-        rows = Parts::Rows.for(analysis)
+        rows = Analysis::Rows.for(analysis)
         blocks = rows.group_by(&:panel)
         [legend, *blocks.map { |panel, group| block(panel, group, analysis) }, Parts::Verdict.lines(analysis)].flatten.join("\n") + "\n"
       end

@@ -38,7 +38,7 @@ module Ractorbench
         added = added(analysis)
         CSV.generate do |csv|
           csv << headers + OPS + added
-          Parts::Rows.for(analysis).each do |r|
+          Analysis::Rows.for(analysis).each do |r|
             cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
               INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
             csv << printable(cells + [nil] * OPS.size + added.map { |k| r[k] })

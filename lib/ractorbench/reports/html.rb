@@ -16,6 +16,7 @@ require_relative "../analysis/ops_per_second"
 require_relative "parts/ops_tables"
 
 require_relative "../reports"
+require_relative "parts/format"
 
 module Ractorbench
   module Reports

@@ -25,7 +25,7 @@ module Ractorbench
           "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map { |r| r["id"] }} },
           "failures" => analysis.crashed_runs.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
           "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
-          "configurations" => (rows = Parts::Rows.for(analysis)),
+          "configurations" => (rows = Analysis::Rows.for(analysis)),
           "ops_per_second" => Parts::OpsTables.json(analysis),
           **profiles(analysis),
           "warnings" => Analysis::Warnings.for(analysis, rows).map { |w| {"code" => w.code, "message" => w.message} }

@@ -11,6 +11,7 @@ require_relative "parts/glance"
 require_relative "parts/ops_tables"
 
 require_relative "../reports"
+require_relative "parts/format"
 
 module Ractorbench
   module Reports

@@ -13,6 +13,7 @@ require_relative "../../../harness/ractorbench/harness/fields"
 require_relative "parts/document_builder"
 
 require_relative "../reports"
+require_relative "parts/format"
 
 module Ractorbench
   module Reports

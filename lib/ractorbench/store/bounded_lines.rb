@@ -5,7 +5,7 @@ module Ractorbench
     # How long a line of a results file may be read whole: no reader keeps
     # more than this of one line in memory, whatever the file holds (a line
     # of gigabytes, a file of NULs). A run line the collector writes stays
-    # under RUN_LINE (Measure::Collector fails a record that would not); a
+    # under RUN_LINE (Collector fails a record that would not); a
     # header holds a plan, a hundred bytes a run: HEADER takes a plan of over
     # a million. Longer lines are skipped unread, with their line numbers.
     module BoundedLines

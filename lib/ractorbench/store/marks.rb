@@ -19,7 +19,7 @@ module Ractorbench
 
       # What --resume must know of a run that has no line of its own:
       # suspected, whether a signal to the collector alone stopped it
-      # (Measure::Collector).
+      # (Collector).
       Unfinished = Struct.new(:id, :deaths, :started_at, :suspected, keyword_init: true)
 
       module_function

@@ -133,7 +133,7 @@ module Ractorbench
 
       # The run in flight was stopped by a signal (Ctrl-C, SIGTERM): run it
       # again on --resume, it did nothing wrong, unless the signal came to
-      # the collector alone (suspect: Measure::Collector), which a run that
+      # the collector alone (suspect: Collector), which a run that
       # does it again is failed for.
       # why: what stopped it when no signal did (the mark is then written
       # even between runs, id nil, so the file says why it stopped).

@@ -133,7 +133,7 @@ module Ractorbench
 
         def machine_warnings(analyses)
           analyses.flat_map do |analysis, label|
-            Analysis::Warnings.for(analysis, Reports::Parts::Rows.for(analysis))
+            Analysis::Warnings.for(analysis, Analysis::Rows.for(analysis))
               .select { |w| MACHINE_CODES.include?(w.code) }
               .map { |w| "#{label}: #{w.message}" }
           end

@@ -7,6 +7,7 @@ require_relative "../parts/units"
 require_relative "../../plural"
 require_relative "../../analysis"
 require_relative "charts"
+require_relative "../parts/format"
 
 module Ractorbench
   module Reports
@@ -22,7 +23,7 @@ module Ractorbench
 
         BADGES = {clear: "clear", too_few: "too few runs to tell", same: "no detectable difference", only: "one model"}.freeze
 
-        # entries: Parts::Winners.for the report's [group, row] pairs at alpha.
+        # entries: Analysis::Winners.for the report's [group, row] pairs at alpha.
         def initialize(entries, alpha: 0.05)
           @entries = entries
           @tests = @entries.count(&:p)
@@ -72,11 +73,11 @@ module Ractorbench
           other = e.runner_up["model"]
           lead = format("%.0f%%", e.lead * 100)
           case e.sureness
-          when :clear then "ahead of #{other} by #{lead} (Mann–Whitney, Holm p #{Parts::Winners.format_p(e.p_holm)})"
+          when :clear then "ahead of #{other} by #{lead} (Mann–Whitney, Holm p #{Analysis::Winners.format_p(e.p_holm)})"
           when :too_few
             "#{lead} ahead of #{other}, but #{e.winner["samples"]} and #{e.runner_up["samples"]} runs cannot tell a lead from " \
-              "noise: run with --reps #{Parts::Winners.runs_needed(@tests, alpha: @alpha)} or more"
-          else "within the noise of #{other} (#{lead}, Holm p #{Parts::Winners.format_p(e.p_holm)})"
+              "noise: run with --reps #{Analysis::Winners.runs_needed(@tests, alpha: @alpha)} or more"
+          else "within the noise of #{other} (#{lead}, Holm p #{Analysis::Winners.format_p(e.p_holm)})"
           end
         end
 

@@ -21,8 +21,8 @@ module Ractorbench
         # experiments: [[title, [[workload, params_label], ...]], ...], in
         # the order to tell them.
         def lines(analysis, experiments)
-          sure = Winners.for(Rows.pairs(analysis)).to_h { |e| [e.panel, e] }
-          panels = Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by(&:panel)
+          sure = Analysis::Winners.for(Analysis::Rows.pairs(analysis)).to_h { |e| [e.panel, e] }
+          panels = Analysis::Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by(&:panel)
           # A size with one model (fan-in's mailbox or select) decides nothing.
           told = experiments.flat_map do |title, keys|
             panels.select { |k, rows| keys.include?([k.workload, k.params]) && rows.size > 1 }.map { |k, rows| "  #{title}: #{entry(rows, sure[k])}" }
@@ -44,7 +44,7 @@ module Ractorbench
           w = rows.min_by { |r| r["messages_time"]["median"] }
           size = "#{Plan::Configuration.title(w["workload"], w["params"])} W=#{w["workers"]}"
           how = if verdict&.runner_up && verdict.winner["model"] == w["model"]
-            Winners.verdict(verdict)
+            Analysis::Winners.verdict(verdict)
           else
             "no verdict: other programs disturbed its runs"
           end

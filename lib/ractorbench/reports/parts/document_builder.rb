@@ -21,14 +21,14 @@ module Ractorbench
         module_function
 
         def for(analysis)
-          pairs = Rows.pairs(analysis)
+          pairs = Analysis::Rows.pairs(analysis)
           rows = pairs.map(&:last)
           profiles = Profile::Findings.of(analysis)
           section = ->(id, title, content, detail: false) { Document::Section.new(id: id, title: title, content: content, detail: detail) }
           Document.new(analysis, [
             section[:figures, "Figures", Document::Figures.new(rows: rows, pairs: pairs, header: analysis.header)],
             section[:ops, "Operations per second", Analysis::OpsPerSecond.tables(analysis)],
-            section[:answer, "Speedup over serial", Document::Answer.new(rows: rows, winners: Winners.for(pairs))],
+            section[:answer, "Speedup over serial", Document::Answer.new(rows: rows, winners: Analysis::Winners.for(pairs))],
             section[:verdict, "Runs and digests", Verdict.lines(analysis)],
             section[:notes, "Notes", Notes.lines(rows)],
             section[:gaps, "Gap to the ideal", GapNotes.lines(rows, profiles), detail: true],

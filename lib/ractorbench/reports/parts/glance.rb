@@ -5,6 +5,7 @@ require_relative "../../plan/configuration"
 require_relative "../../analysis/winners"
 require_relative "markdown_text"
 require_relative "cells"
+require_relative "format"
 
 module Ractorbench
   module Reports
@@ -15,7 +16,7 @@ module Ractorbench
       module Glance
         module_function
 
-        # entries: Winners.for the rows' pairs.
+        # entries: Analysis::Winners.for the rows' pairs.
         def lines(entries, rows)
           return [] if entries.empty?
 
@@ -29,7 +30,7 @@ module Ractorbench
           w = e.winner
           figure = (w.baseline? || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
           "#{escape(Plan::Configuration.title(e.workload, e.params))} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
-            ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
+            ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Analysis::Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
 
         # cautions: a Document::Cautions.

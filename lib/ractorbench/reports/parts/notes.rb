@@ -3,6 +3,7 @@
 require_relative "../../analysis/rows"
 require_relative "../../plan/configuration"
 require_relative "../../plural"
+require_relative "format"
 
 module Ractorbench
   module Reports
