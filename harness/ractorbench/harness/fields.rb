@@ -37,12 +37,12 @@ module Ractorbench
       # Where a median figure has a column: the CSV, the text report's costs.
       COLUMNS = %i[csv text].freeze
 
-      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, :required, keyword_init: true) do
+      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, :required, :unread, keyword_init: true) do
         def writers = Array(writer)
         def checked? = CHECKED.include?(kind)
         def median? = summary == :median
         def column?(report) = columns.include?(report)
-        def to_h = super.transform_keys(&:to_s).except("required")
+        def to_h = super.transform_keys(&:to_s).except("required", "unread")
       end
 
       UnknownField = Class.new(StandardError)
@@ -58,10 +58,12 @@ module Ractorbench
         # name: its key in the record; kind: what it holds (CHECKED + KEPT);
         # writer: who writes it (WRITERS, one or a list); summary: SUMMARIES;
         # title and unit: how a report names it; columns: COLUMNS; required:
-        # every run line has it (the store skips a line without it).
-        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [], required: false)
+        # every run line has it (the store skips a line without it); unread:
+        # no figure or report reads it, so the store leaves it in the file
+        # and reads it back from the run's line when asked for.
+        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [], required: false, unread: false)
           field = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
-            columns: columns, required: required)
+            columns: columns, required: required, unread: unread)
           check(field)
           @table[field.name] = field.freeze
           checks[field.name] = field.kind if field.checked?
@@ -73,7 +75,7 @@ module Ractorbench
         def declare(name, kind:, writer: :worker, summary: :none, title: nil, unit: nil, columns: [])
           known = @table[name.to_s]
           wanted = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
-            columns: columns, required: false)
+            columns: columns, required: false, unread: false)
           return known if known == wanted
           raise Clash, "field #{name} is declared already, as #{known.to_h.compact}" if known
 
@@ -91,6 +93,8 @@ module Ractorbench
         def checks = @checks ||= {}
 
         def required = all.select(&:required)
+
+        def unread = all.select(&:unread)
 
         # The fields the files declared, as a results header records them
         # ("fields", omitted when there are none).
@@ -141,7 +145,7 @@ module Ractorbench
       field "type", :string, :plan
       field "id", :printed_text, :plan, required: true
       field "seq", :count, :plan
-      field "started_at", :string, :plan
+      field "started_at", :string, :plan, unread: true
       field "load_average_1m", :amount, :driver
       field "workload", :text, :plan, :identity, required: true
       field "model", :text, :plan, :identity, required: true
@@ -160,8 +164,8 @@ module Ractorbench
       field "digest", :string, :child
       field "results", :number, :child
       field "peak_rss_kb", :amount, :child, :combined, title: "peak memory", unit: "KB"
-      field "setup_time", :number, :child, unit: "s"
-      field "finish_time", :number, :child, unit: "s"
+      field "setup_time", :number, :child, unit: "s", unread: true
+      field "finish_time", :number, :child, unit: "s", unread: true
       # What the timed work cost beyond its time (RunCost), one median each.
       field "messages_cpu", :amount, :child, :median, title: "CPU", unit: "s"
       field "minor_faults", :amount, :child, :median, title: "minor faults", unit: "faults", columns: %i[csv text]
@@ -176,7 +180,7 @@ module Ractorbench
 
       # A worker's: what a model or a workload measured of its own.
       field "worker_jobs", :list, :worker
-      field "worker_batches", :list, :worker
+      field "worker_batches", :list, :worker, unread: true
       field "workers_reported", :number, :worker
       field "workers_peak_rss_kb", :amount, :worker, :combined, title: "workers' peak memory", unit: "KB"
       field "workers_pss_kb", :amount, :worker

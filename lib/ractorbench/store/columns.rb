@@ -18,7 +18,9 @@ module Ractorbench
     # are read back from their line when asked for.
     class Columns
       DERIVED_ID = Marker.new("DERIVED_ID")
-      LAZY = {"started_at" => true}.freeze
+      # Fields the field table says no figure or report reads (a timestamp,
+      # the child's set-up and finish times, each worker's batches).
+      LAZY = Harness::Fields.unread.to_h { |field| [field.name, true] }.freeze
       # Lines of one configuration come in a few shapes (an ok run's fields,
       # a failed run's): a fast path is kept for each of the last few, so a
       # failed run among ok ones does not cost the ok ones theirs.

@@ -49,8 +49,14 @@ module Ractorbench
           [nil, true] => "(true|false)", [nil, false] => "(true|false)",
           **TEXTS
         }.freeze
-        # A LAZY field stays in the file: any string without escapes.
-        PLAIN_STRING = "\"[^\"\\\\\\x00-\\x1f]*\""
+        # A LAZY field stays in the file, unread: any value of its line's
+        # type in a plain form (a string without escapes, any JSON number, a
+        # flat list); another form goes the slow way.
+        NUMBER = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+        LAZY_FORMS = {
+          String => "\"[^\"\\\\\\x00-\\x1f]*\"", Integer => NUMBER, Float => NUMBER,
+          Array => "\\[(?:#{ITEM}(?:,#{ITEM})*)?\\]", true => "(?:true|false)", false => "(?:true|false)"
+        }.freeze
         READERS = {Integer => :to_i, Float => :to_f, true => :true?, false => :true?, String => :json, Array => :json}.freeze
         # Distinct texts a JSON column keeps its values of, shared by the
         # runs that wrote the same (a column of a million digests holds a
@@ -72,7 +78,7 @@ module Ractorbench
           return nil unless JSON.generate(id_prefix) == "\"#{id_prefix}\""
 
           parts = keys.each_with_index.drop(2).map do |key, i|
-            pattern = if LAZY.key?(key) then PLAIN_STRING
+            pattern = if LAZY.key?(key) then LAZY_FORMS[sample_type(samples[i])] or return nil
             elsif constants.key?(i) then Regexp.escape(JSON.generate(constants[i]))
             else
               form(varying.find { |j, *| j == i }, samples[i]) or return nil
