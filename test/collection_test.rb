@@ -226,5 +226,10 @@ class CollectionTest < Minitest::Test
     assert_equal %w[file module items preflight excluded patterns], header["try"].keys
     assert_equal [["serial", 1], ["threads", 1], ["threads", 2]], runs_in(api.path).map { |r| [r["model"], r["workers"]] }.sort
     assert_equal runs_in(api.path).size, api.analysis.succeeded + api.analysis.failed + api.analysis.unsupported
+    # `report FILE` ends as try did, though the file records a Ruby call.
+    shown = ractorbench("report", api.path, env: {"COLUMNS" => "120"})
+    assert_equal 0, shown.code, shown.err
+    assert_match(/^Recommendation: /, shown.out)
+    assert_match(/^Every model returned the same results as serial \(60 items/, shown.out)
   end
 end
