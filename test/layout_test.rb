@@ -9,7 +9,9 @@ require_relative "test_helper"
 class LayoutTest < Minitest::Test
   LIB = File.join(ROOT, "lib")
   FILES = Dir[File.join(LIB, "ractorbench", "**", "*.rb")].sort.map { |f| f.delete_prefix("#{LIB}/").delete_suffix(".rb") }
-  STAGES = %w[Plan Rubies Measure Store Analysis Stats Reports Advisor Commands CLI UsageError].freeze
+  # The stages' modules, and the constants paths.rb gives every stage.
+  STAGES = (%w[Plan Rubies Measure Store Analysis Stats Reports Advisor Commands CLI UsageError] +
+    File.read(File.join(LIB, "ractorbench", "paths.rb")).scan(/^\s*([A-Z][A-Z_]+) =/).flatten).freeze
 
   # Run in a fresh Ruby: for each file, fork, require it alone, and print
   # the constants of ours its source names that are still undefined.

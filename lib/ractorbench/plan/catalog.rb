@@ -2,6 +2,7 @@
 
 require_relative "../../../harness/ractorbench/harness"
 require_relative "../errors"
+require_relative "../paths"
 
 module Ractorbench
   module Plan
