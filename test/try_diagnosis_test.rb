@@ -76,6 +76,9 @@ class TryDiagnosisTest < Minitest::Test
         assert_equal 2, run["worker_jobs"].count(&:positive?), "#{run["model"]}: both workers had items"
       end
       assert_match(/^Every model returned the same results as serial \(40 items/, result.out)
+      # One worker count fits no model: the chart's legend says so once, naming both.
+      assert_equal 1, result.out.scan("no Amdahl fit").size, result.out
+      assert_match(/^  P processes, R processes-split: no Amdahl fit/, result.out)
     end
   end
 

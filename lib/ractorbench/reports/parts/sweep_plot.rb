@@ -59,7 +59,12 @@ module Ractorbench
         def legend
           ideal = @panel.usable_cores ? "ideal: speedup = workers, up to the #{@panel.usable_cores} usable cores" : "ideal: speedup = workers"
           lines = ["  #{IDEAL}  #{ideal}", "  #{CLASH}  several models on one spot"]
-          @panel.series.each { |s| lines << "  #{@markers[s.model]}  #{s.model}: #{fit_text(s.fit)}" }
+          unfitted, fitted = @panel.series.partition { |s| s.fit.kind.nil? }
+          fitted.each { |s| lines << "  #{@markers[s.model]}  #{s.model}: #{fit_text(s.fit)}" }
+          # Said once for all the models it holds for, not once a model.
+          unless unfitted.empty?
+            lines << "  #{unfitted.map { |s| "#{@markers[s.model]} #{s.model}" }.join(", ")}: #{fit_text(unfitted.first.fit)}"
+          end
           lines
         end
 
