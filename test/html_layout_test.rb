@@ -127,7 +127,7 @@ class HtmlLayoutTest < Minitest::Test
     page = File.read(html)
     assert_answer_first(page, %(<section class="advice" id="recommendation">))
     assert_match(%r{<h2>Will it go faster\? UnsafeCache\.work on 40 items</h2>}, page)
-    assert_match(%r{<p class="answer"><strong>(use |stay serial|inconclusive)}, page, "the recommendation itself")
+    assert_match(%r{<p class="answer"><strong>(use |stay serial|inconclusive|too few runs to tell)}, page, "the recommendation itself")
     assert_match(%r{<section class="advice problem" id="diagnosis-ractors">\s*<h2>ractors: cannot run this work}, page)
     assert_match(%r{<dt>where</dt><dd>[^<]*unsafe_cache\.rb:16}, page)
     assert_match(%r{<dt>fix</dt><dd>}, page)

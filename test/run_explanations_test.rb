@@ -44,7 +44,7 @@ class RunExplanationsTest < Minitest::Test
     runs, report = run_and_report("-w", "tarai", "-m", "serial,processes,processes-split,ractors,ractors-pipeless,ractors-split",
       "--workers", "2", "--messages", "2", "--param", "x=8", "--param", "y=4", "--reps", "1")
     assert_equal ["ok"], runs.map { |r| r["status"] }.uniq
-    pattern = /^SPLIT CEILING vs PER-MESSAGE COST: tarai \(x=8,y=4\) W=2 M=2 ruby: %s \d\.\d\d× is the work's ceiling \(each worker's jobs in one message, its results in one\); %s$/
+    pattern = /^SPLIT CEILING vs PER-MESSAGE COST: tarai \(x=8,y=4\) W=2 M=2 ruby: %s \d\.\d\d× is the work's ceiling \(each worker given its whole share at once, its results back in one\); %s$/
     assert_match(format(pattern.source, "processes-split", "processes \\d\\.\\d\\d× \\((at the ceiling|per-job messages cost \\d+% of it)\\)").then { Regexp.new(_1) }, report)
     per_job = "ractors \\d\\.\\d\\d× \\([^)]*\\), ractors-pipeless \\d\\.\\d\\d× \\([^)]*\\)"
     assert_match(Regexp.new(format(pattern.source, "ractors-split", per_job)), report)

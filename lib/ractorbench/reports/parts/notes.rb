@@ -46,7 +46,7 @@ module Ractorbench
         # Closer to the ceiling than this is "at the ceiling".
         AT_CEILING = 0.03
 
-        # Next to a split model (each worker's jobs in one message, its
+        # Next to a split model (each worker given its share at once, its
         # results in one), a per-job model's shortfall is what its messages
         # cost: the split's speedup is the ceiling of the work itself.
         def split(rows)
@@ -60,7 +60,7 @@ module Ractorbench
               next if others.empty?
 
               "SPLIT CEILING vs PER-MESSAGE COST: #{label(ceiling)}: #{ceiling["model"]} #{format("%.2f×", ceiling["speedup"])} is " \
-                "the work's ceiling (each worker's jobs in one message, its results in one); " +
+                "the work's ceiling (each worker given its whole share at once, its results back in one); " +
                 others.map { |r| "#{r["model"]} #{format("%.2f×", r["speedup"])} (#{message_cost(ceiling, r)})" }.join(", ")
             end
           end
