@@ -24,13 +24,13 @@ module Ractorbench
       }.freeze
 
       # The checks `try` makes of a user's work before its sweep
-      # (harness/try/preflight.rb's stages): a model names those that must
-      # pass for it to run the work (vouched_by); a check that fails rules
-      # out every model it vouches for.
+      # (harness/try/preflight.rb's stages, named so in its messages): a
+      # model names those that must pass for it to run the work
+      # (vouched_by); a check that fails rules out every model it vouches for.
       CHECKS = {
         "ractor" => "work(item) inside a ractor",
         "threads" => "work(item) in threads side by side",
-        "marshal" => "items and results through Marshal"
+        "marshal" => "checking results with Marshal"
       }.freeze
 
       # What the driver knows a model by: it reasons by these, never by a

@@ -5,6 +5,7 @@ require_relative "paths"
 
 require_relative "../paths"
 require_relative "../errors"
+require_relative "../../../harness/ractorbench/harness/model"
 
 module Ractorbench
   module Advisor
@@ -23,8 +24,7 @@ module Ractorbench
 
       STAGES = {
         "load" => "loading the file", "items" => "items(n)", "work" => "work(item)",
-        "repeat" => "work(item) called a second time", "marshal" => "checking results with Marshal",
-        "ractor" => "work(item) inside a ractor", "threads" => "work(item) in threads side by side",
+        "repeat" => "work(item) called a second time", **Harness::Model::CHECKS,
         "fix" => "checking the suggested fix (a copy of the file with it, work inside a ractor)"
       }.freeze
       # Where the check first runs work, for a time limit met there.
