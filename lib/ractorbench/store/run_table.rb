@@ -27,7 +27,8 @@ module Ractorbench
         @index_by_raw = {}
         @index_by_configuration = {}
         @index_by_label = {}
-        @order = []
+        # Each run's configuration and row as one code, packed (PackedList).
+        @order = Columns::PackedList.new
       end
 
       # A table of some runs (RunViews of another table, or RunRecords).
@@ -93,6 +94,7 @@ module Ractorbench
       # Every Columns complete (see Columns#settled).
       def settled
         @columns.each(&:settled)
+        @order.trim
         self
       end
 
@@ -114,15 +116,14 @@ module Ractorbench
 
       def last = self[-1]
 
-      # A forked reader hands its table back through a pipe (SplitRead); an
-      # order code is past Marshal's 30-bit fixnums, so it goes packed. The
-      # indexes are rebuilt from the columns.
-      def marshal_dump = [@source, @columns, @order.pack("Q*")]
+      # A forked reader hands its table back through a pipe (SplitRead), the
+      # order codes packed as they are kept. The indexes are rebuilt from the columns.
+      def marshal_dump = [@source, @columns, @order]
 
       def marshal_load((source, columns, order))
         initialize(source)
         columns.each { |table_columns| register(table_columns) }
-        @order = order.unpack("Q*")
+        @order = order
       end
 
       protected

@@ -1,0 +1,253 @@
+# frozen_string_literal: true
+
+require_relative "packings"
+
+module Ractorbench
+  module Store
+    class Columns
+      # A column's values once they vary (Column), a table's line offsets
+      # and run order: appended to, read by index or whole. Numbers are kept
+      # as codes (Packing) packed as few bytes each as the widest needs, so a
+      # million runs' figures cost a few bytes a value where an Array costs 8
+      # and its spare capacity (issue 24: a report of a million runs in
+      # under 300 MB). A value its packing cannot give back exactly is kept
+      # aside as it is (a run without the field, a null, 1 among 1.0s); a
+      # list of values with no packing, or with too many aside, is a plain
+      # Array again. Reading back never differs from what was appended.
+      class PackedList
+        # Values wait in an Array and are packed this many at a time: packing
+        # in C a batch at a time costs reading next to nothing, and a
+        # thousand configurations' lists of twenty fields hold little unpacked.
+        BATCH = 64
+        # Values with no packing yet (a field the first runs lacked) wait
+        # this long for one that has one.
+        UNDECIDED = 4 * BATCH
+
+        def initialize(values = nil)
+          @packing = nil
+          @width = 0
+          @format = nil
+          @bytes = "".b
+          @count = 0
+          @aside_rows = []
+          @aside_values = []
+          @batch = []
+          @plain = nil
+          concat(values) if values
+        end
+
+        def size = @plain ? @plain.size : @count + @batch.size
+        alias_method :length, :size
+
+        def empty? = size.zero?
+
+        def <<(value)
+          if @plain
+            @plain << value
+          else
+            @batch << value
+            pack if @batch.size >= BATCH
+          end
+          self
+        end
+
+        # values: an Array or another PackedList, appended.
+        def concat(values)
+          return join(values) if values.is_a?(PackedList)
+
+          if @plain
+            @plain.concat(values)
+          else
+            @batch.concat(values)
+            pack if @batch.size >= BATCH
+          end
+          self
+        end
+
+        def [](index)
+          return @plain[index] if @plain
+
+          index += size if index.negative?
+          return nil if index.negative? || index >= size
+          return @batch[index - @count] if index >= @count
+
+          aside = @aside_rows.bsearch_index { |row| row >= index }
+          return @aside_values[aside] if aside && @aside_rows[aside] == index
+
+          @packing.decode_one(@bytes.unpack1(@format, offset: index * @width))
+        end
+
+        def last = self[-1]
+
+        # Every value, in a new Array.
+        def to_a
+          return @plain.dup if @plain
+
+          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats))
+          @aside_rows.each_with_index { |row, i| list[row] = @aside_values[i] }
+          list.concat(@batch)
+        end
+
+        def values_at(*indexes) = to_a.values_at(*indexes)
+
+        def each(&block)
+          return enum_for(:each) { size } unless block
+
+          to_a.each(&block)
+          self
+        end
+
+        # Everything packed and nothing held spare: reading is over, what
+        # stays is kept a long while (or goes down a pipe).
+        def trim
+          pack unless @plain
+          if @plain
+            @plain += [] # an Array of just its size (dup would share the spare room)
+          else
+            @bytes = String.new(@bytes, capacity: @bytes.bytesize)
+            @batch = [] if @batch.empty?
+          end
+          self
+        end
+
+        # The packed bytes go as they are, not value by value.
+        def marshal_dump
+          pack unless @plain
+          @plain ? [@plain] : [@packing&.key, @width, @count, @bytes, @aside_rows, @aside_values, @batch]
+        end
+
+        def marshal_load(state)
+          initialize
+          return @plain = state.first if state.size == 1
+
+          key, width, @count, @bytes, @aside_rows, @aside_values, @batch = state
+          return if key.nil?
+
+          @packing = Packings.of(key)
+          use_width(width)
+        end
+
+        protected
+
+        attr_reader :packing, :width, :count, :aside_rows, :aside_values
+
+        def plain? = !@plain.nil?
+
+        def packed? = !@plain && @batch.empty?
+
+        # The packed bytes with every code width bytes long.
+        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack("#{format_of(width)}*")
+
+        # The batch into the packed bytes, when it has a packing.
+        def pack
+          return if @batch.empty?
+
+          @packing ||= Packings.for(@batch) || undecided or return
+          codes = @packing.codes(@batch)
+          if !Packing.complete?(codes) && (wider = @packing.wider(@batch, codes))
+            repack(wider) or return
+            codes = @packing.codes(@batch)
+          end
+          put_aside(codes) unless Packing.complete?(codes)
+          append(codes)
+          @batch.clear
+          plain! if @aside_rows.size > BATCH && @aside_rows.size * 4 > @count
+        end
+
+        private
+
+        # other's values after these: its bytes as they are when both pack
+        # the same way, else value by value.
+        def join(other)
+          pack unless @plain
+          other.pack unless other.plain?
+          return concat(other.to_a) unless joinable?(other)
+
+          @packing ||= other.packing
+          width = [@width, other.width].max
+          widen(width)
+          @aside_rows.concat(other.aside_rows.map { |row| row + @count })
+          @aside_values.concat(other.aside_values)
+          @bytes << other.bytes_at(width)
+          @count += other.count
+          self
+        end
+
+        def joinable?(other)
+          return false if @plain || !@batch.empty? || !other.packed? || other.packing.nil?
+
+          other.packing.equal?(@packing) || @count.zero?
+        end
+
+        # Values a packing has no code for: kept aside, a 0 in their place.
+        def put_aside(codes)
+          codes.each_with_index do |code, i|
+            next unless code.nil?
+
+            @aside_rows << @count + i
+            @aside_values << @batch[i]
+            codes[i] = 0
+          end
+        end
+
+        def append(codes)
+          return if codes.empty?
+
+          widen(@packing.width || width_for(*codes.minmax))
+          @bytes << codes.pack(@formats)
+          @count += codes.size
+        end
+
+        def width_for(min, max) = Packing::FORMATS.each_key.find { |bytes| min >= -(1 << (8 * bytes - 1)) && max < 1 << (8 * bytes - 1) }
+
+        def widen(width)
+          return if width <= @width
+
+          @bytes = bytes_at(width) unless @count.zero?
+          use_width(width)
+        end
+
+        def use_width(width)
+          @width = width
+          @format = format_of(width)
+          @formats = "#{@format}*"
+        end
+
+        def format_of(width) = @packing.format(width)
+
+        # What is packed, in packing instead (a decimal of more places).
+        # Values aside stay aside (a 0 in their place); nil when some other
+        # value has no code in packing (then the list is plain).
+        def repack(packing)
+          codes = packing.codes(to_a.first(@count))
+          @aside_rows.each { |row| codes[row] = 0 }
+          return plain! && nil unless Packing.complete?(codes)
+
+          @packing = packing
+          @bytes = "".b
+          @width = 0
+          @count = 0
+          append(codes)
+          self
+        end
+
+        # A batch with no packing yet (nulls, missing fields): a Table once
+        # it is long enough, when a table takes them all, else plain.
+        def undecided
+          return nil if @batch.size < UNDECIDED
+          return Packing::Table.new if @batch.all? { |value| Packing::Table.takes?(value) }
+
+          plain! && nil
+        end
+
+        def plain!
+          @plain = to_a
+          @packing = nil
+          @bytes = nil
+          @batch = @aside_rows = @aside_values = nil
+          true
+        end
+      end
+    end
+  end
+end
