@@ -102,7 +102,8 @@ class PackedListTest < Minitest::Test
     parts = [
       Array.new(300) { random.rand(100) }, Array.new(200) { random.rand(2**31) }, Array.new(90) { random.rand(10**6) / 1e6 },
       Array.new(130) { random.rand(10**6) / 1e3 }, Array.new(70) { random.rand }, [MISSING] * 10 + [1] * 100, [],
-      Array.new(100) { AWKWARD.sample(random: random) }, [-0.0] * 65
+      Array.new(100) { AWKWARD.sample(random: random) }, [-0.0] * 65,
+      Array.new(90) { %w[ok failed].sample(random: random) }, [MISSING] * 3 + Array.new(70) { ["x", random.rand(3)] }
     ]
     parts.product(parts).each do |a, b|
       list = filled(a, random)

@@ -135,6 +135,8 @@ module Ractorbench
 
         def packed? = !@plain && @batch.empty?
 
+        def codes = @count.zero? ? [] : @bytes.unpack(@formats)
+
         # The packed bytes with every code width bytes long.
         def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack("#{format_of(width)}*")
 
@@ -164,20 +166,22 @@ module Ractorbench
           return concat(other.to_a) unless joinable?(other)
 
           @packing ||= other.packing
-          width = [@width, other.width].max
-          widen(width)
-          @aside_rows.concat(other.aside_rows.map { |row| row + @count })
+          shift = @count
+          if other.packing.equal?(@packing)
+            widen([@width, other.width].max)
+            @bytes << other.bytes_at(@width)
+            @count += other.count
+          else
+            # Another table: its codes through a map of its values to ours.
+            codes = @packing.translated(other.packing, other.codes) or return concat(other.to_a)
+            append(codes)
+          end
+          @aside_rows.concat(other.aside_rows.map { |row| row + shift })
           @aside_values.concat(other.aside_values)
-          @bytes << other.bytes_at(width)
-          @count += other.count
           self
         end
 
-        def joinable?(other)
-          return false if @plain || !@batch.empty? || !other.packed? || other.packing.nil?
-
-          other.packing.equal?(@packing) || @count.zero?
-        end
+        def joinable?(other) = !@plain && @batch.empty? && other.packed? && !other.packing.nil?
 
         # Values a packing has no code for: kept aside, a 0 in their place.
         def put_aside(codes)

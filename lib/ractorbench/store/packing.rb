@@ -34,6 +34,9 @@ module Ractorbench
         # more places), or nil.
         def wider(_values, _codes) = nil
 
+        # Codes of other's made codes of this packing's, or nil.
+        def translated(_other, _their_codes) = nil
+
         # codes back into values, in place.
         def decode(codes) = codes
 

@@ -41,6 +41,15 @@ module Ractorbench
             end
           end
 
+          # Another table's codes (a reader's part of a big file) as this
+          # one's, in C: only its few values are looked up here.
+          def translated(other, their_codes)
+            return nil unless other.is_a?(Table)
+
+            mapping = codes(other.key)
+            Packing.complete?(mapping) ? mapping.values_at(*their_codes) : nil
+          end
+
           def decode(codes) = @values.values_at(*codes)
 
           def decode_one(code) = @values[code]
