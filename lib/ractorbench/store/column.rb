@@ -68,9 +68,9 @@ module Ractorbench
 
             return rows.map { |row| (row < @length) ? constant : nil }
           end
-          list = rows ? @values.values_at(*rows) : @values.to_a.fill(nil, @length, size - @length)
-          list.map! { |v| MISSING.equal?(v) ? nil : v } if @holes
-          list
+          # MISSING given as nil where it is kept (aside, in a table), not by a pass over every value.
+          list = @values.to_a(nil)
+          rows ? list.values_at(*rows) : list.fill(nil, @length, size - @length)
         end
 
         # The fast path's appends at row: rows come in order, those between
@@ -168,7 +168,7 @@ module Ractorbench
         def pad(row)
           return unless row > @length
 
-          @values.concat(Array.new(row - @length, MISSING))
+          @values.skip(row - @length)
           @holes = true
         end
       end

@@ -79,16 +79,35 @@ module Ractorbench
 
         def last = self[-1]
 
-        # Every value, in a new Array.
-        def to_a
-          return @plain.dup if @plain
+        # Every value, in a new Array, a missing field's MISSING as missing.
+        def to_a(missing = MISSING)
+          return given(@plain.dup, missing) if @plain
 
-          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats))
-          @aside_rows.each_with_index { |row, i| list[row] = @aside_values[i] }
-          list.concat(@batch)
+          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats), missing)
+          @aside_rows.each_with_index do |row, i|
+            value = @aside_values[i]
+            list[row] = MISSING.equal?(value) ? missing : value
+          end
+          list.concat(given(@batch.dup, missing))
         end
 
         def values_at(*indexes) = to_a.values_at(*indexes)
+
+        # count runs without the field, after those so far: kept aside at
+        # once (their codes 0), not coded value by value (a failed run lacks
+        # a dozen measured fields, and a batch with a MISSING in it would be
+        # coded the slow way). A table codes them (a failure's reason is
+        # missing from most runs).
+        def skip(count)
+          pack unless @plain
+          return concat(Array.new(count, MISSING)) if @plain || @packing.nil? || @width.zero? || !@batch.empty? || @packing.code(MISSING)
+
+          @aside_rows.concat((@count...@count + count).to_a)
+          @aside_values.fill(MISSING, @aside_values.size, count)
+          @bytes << ("\0".b * (count * @width))
+          @count += count
+          self
+        end
 
         def each(&block)
           return enum_for(:each) { size } unless block
@@ -242,6 +261,13 @@ module Ractorbench
           return Packing::Table.new if @batch.all? { |value| Packing::Table.takes?(value) }
 
           plain! && nil
+        end
+
+        # values with MISSING as missing, in place.
+        def given(values, missing)
+          return values if missing.equal?(MISSING)
+
+          values.map! { |value| MISSING.equal?(value) ? missing : value }
         end
 
         def plain!

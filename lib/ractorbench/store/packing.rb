@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
+require_relative "marker"
+
 module Ractorbench
   module Store
     class Columns
       # How a PackedList turns one kind of value into whole numbers (codes)
-      # (which packing for which values: Packings)
-      # and back. A million runs' varying figures kept as Ruby Arrays cost 8
-      # bytes a value and about half as much again in spare capacity; as
-      # codes packed a few bytes each they cost a fraction of that.
+      # and back (which packing for which values: Packings). A million
+      # runs' varying figures kept as Ruby Arrays cost 8 bytes a value and
+      # about half as much again in spare capacity; as codes packed a few
+      # bytes each they cost a fraction of that.
       #
       # A value a packing cannot give back exactly has no code (nil): another
       # type, -0.0 as a decimal, an Integer past 64 bits. The list keeps such
@@ -37,8 +39,8 @@ module Ractorbench
         # Codes of other's made codes of this packing's, or nil.
         def translated(_other, _their_codes) = nil
 
-        # codes back into values, in place.
-        def decode(codes) = codes
+        # codes back into values, in place (missing: what a table gives for MISSING).
+        def decode(codes, _missing = MISSING) = codes
 
         def decode_one(code) = code
 
@@ -119,7 +121,7 @@ module Ractorbench
             ALL.drop(places + 1).find { |decimal| Packing.complete?(decimal.codes(missed)) } || DOUBLE
           end
 
-          def decode(codes)
+          def decode(codes, _missing = MISSING)
             scale = @scale
             codes.map! { |k| k / scale }
           end
@@ -154,7 +156,7 @@ module Ractorbench
 
           def codes(values) = values.map(&CODES)
 
-          def decode(codes) = codes.map!(&VALUES)
+          def decode(codes, _missing = MISSING) = codes.map!(&VALUES)
 
           def decode_one(code) = VALUES[code]
         end

@@ -50,7 +50,11 @@ module Ractorbench
             Packing.complete?(mapping) ? mapping.values_at(*their_codes) : nil
           end
 
-          def decode(codes) = @values.values_at(*codes)
+          def decode(codes, missing = MISSING)
+            return @values.values_at(*codes) if missing.equal?(MISSING)
+
+            @values.map { |value| MISSING.equal?(value) ? missing : value }.values_at(*codes)
+          end
 
           def decode_one(code) = @values[code]
 
