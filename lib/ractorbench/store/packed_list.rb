@@ -93,20 +93,17 @@ module Ractorbench
 
         def values_at(*indexes) = to_a.values_at(*indexes)
 
-        # count runs without the field, after those so far: kept aside at
-        # once (their codes 0), not coded value by value (a failed run lacks
-        # a dozen measured fields, and a batch with a MISSING in it would be
-        # coded the slow way). A table codes them (a failure's reason is
-        # missing from most runs).
+        # count runs without the field, after those so far. A failed run
+        # lacks a dozen measured fields, and a batch with a MISSING in it
+        # would be coded the slow way, value by value: the batch keeps where
+        # they are, is coded with a stand-in there (Packing#stand_in), and
+        # they are set aside as they are packed. A table codes them (a
+        # failure's reason is missing from most runs).
         def skip(count)
-          pack unless @plain
-          return concat(Array.new(count, MISSING)) if @plain || @packing.nil? || @width.zero? || !@batch.empty? || @packing.code(MISSING)
-
-          @aside_rows.concat((@count...@count + count).to_a)
-          @aside_values.fill(MISSING, @aside_values.size, count)
-          @bytes << ("\0".b * (count * @width))
-          @count += count
-          self
+          unless @plain || @packing.nil? || @packing.code(MISSING)
+            (@skipped ||= []) << [@batch.size, count]
+          end
+          concat(Array.new(count, MISSING))
         end
 
         def each(&block)
@@ -164,14 +161,15 @@ module Ractorbench
           return if @batch.empty?
 
           @packing ||= Packings.for(@batch) || undecided or return
-          codes = @packing.codes(@batch)
+          codes = batch_codes
           if !Packing.complete?(codes) && (wider = @packing.wider(@batch, codes))
             repack(wider) or return
-            codes = @packing.codes(@batch)
+            codes = batch_codes
           end
           put_aside(codes) unless Packing.complete?(codes)
           append(codes)
           @batch.clear
+          @skipped = nil
           plain! if @aside_rows.size > BATCH && @aside_rows.size * 4 > @count
         end
 
@@ -202,6 +200,17 @@ module Ractorbench
 
         def joinable?(other) = !@plain && @batch.empty? && other.packed? && !other.packing.nil?
 
+        # The batch's codes, nil for runs skipped (coded with a stand-in).
+        def batch_codes
+          return @packing.codes(@batch) unless @skipped
+
+          batch = @batch.dup
+          @skipped.each { |at, count| batch.fill(@packing.stand_in, at, count) }
+          codes = @packing.codes(batch)
+          @skipped.each { |at, count| codes.fill(nil, at, count) }
+          codes
+        end
+
         # Values a packing has no code for: kept aside, a 0 in their place.
         def put_aside(codes)
           codes.each_with_index do |code, i|
@@ -217,11 +226,17 @@ module Ractorbench
           return if codes.empty?
 
           widen(@packing.width || width_for(*codes.minmax))
-          @bytes << codes.pack(@formats)
+          codes.pack(@formats, buffer: @bytes)
           @count += codes.size
         end
 
-        def width_for(min, max) = Packing::FORMATS.each_key.find { |bytes| min >= -(1 << (8 * bytes - 1)) && max < 1 << (8 * bytes - 1) }
+        def width_for(min, max)
+          if min >= -0x80 && max < 0x80 then 1
+          elsif min >= -0x8000 && max < 0x8000 then 2
+          elsif min >= -0x80000000 && max < 0x80000000 then 4
+          else 8
+          end
+        end
 
         def widen(width)
           return if width <= @width
@@ -272,6 +287,7 @@ module Ractorbench
 
         def plain!
           @plain = to_a
+          @skipped = nil
           @packing = nil
           @bytes = nil
           @batch = @aside_rows = @aside_values = nil

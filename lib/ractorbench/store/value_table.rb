@@ -16,6 +16,8 @@ module Ractorbench
         class Table < Packing
           # Codes stay two bytes; past this many values, more are kept aside.
           LIMIT = 1 << 15
+          # Objects (frozen, shared by many runs) whose code is known by identity.
+          KNOWN = 4096
 
           def self.takes?(value)
             case value
@@ -29,6 +31,24 @@ module Ractorbench
           def initialize(values = [])
             @values = values
             @codes = values.each_with_index.to_h
+            @known = {}.compare_by_identity
+          end
+
+          # Objects seen before looked up by identity, in C: runs whose line
+          # a template read share their values (LineTemplate), and a list of
+          # stderr lines is slow to hash. The rest one by one.
+          def codes(values)
+            codes = @known.values_at(*values)
+            return codes if Packing.complete?(codes)
+
+            @known.clear if @known.size > KNOWN
+            codes.each_index do |i|
+              next if codes[i]
+
+              value = values[i]
+              codes[i] = code(value)
+              @known[value] = codes[i] if codes[i] && value.frozen?
+            end
           end
 
           def code(value)
