@@ -2,6 +2,7 @@
 
 require_relative "test_helper"
 require_relative "same_runs"
+require_relative "synthetic_results"
 
 # A column's values are kept packed (Store::Columns::PackedList): Integers
 # in as few bytes as they need, decimals of up to six places as counts of
@@ -11,6 +12,7 @@ require_relative "same_runs"
 # and 1.0 against 1 and all.
 class PackedListTest < Minitest::Test
   include SameRuns
+  include TempDir
 
   PackedList = Ractorbench::Store::Columns::PackedList
   MISSING = Ractorbench::Store::Columns::MISSING
@@ -117,6 +119,56 @@ class PackedListTest < Minitest::Test
       list.concat(other)
       assert_reads_back a + b, list, "#{a.first(2).inspect}... + #{b.first(2).inspect}..."
       assert_same_value b, other.to_a, "the list joined on is unchanged"
+    end
+  end
+
+  # Through the store: lines read by templates and parsed, by one reader
+  # and by several (the packed lists through Marshal and joined), with
+  # values of every kind a field accepts scattered among ordinary ones,
+  # and failed runs without the measured fields among ok ones.
+  def test_runs_read_back_as_their_lines_have_them_however_the_fields_vary
+    random = Random.new(11)
+    path = SyntheticResults.write(File.join(@dir, "varied.jsonl"), {
+      ["prime", "serial", 1, 4, "ruby"] => Array.new(700) { random.rand(1..90_000) / 1e6 },
+      ["prime", "threads", 2, 4, "ruby"] => Array.new(300) { random.rand }
+    })
+    odd = {
+      "whole_time" => [1, 0, -0.0, 0.1 + 0.2, nil, 2.5e-9, 86_399.999999],
+      "load_average_1m" => [-0.0, 7, nil, 123_456_789_012_345.5, 1e-9, 0.30000000000000004],
+      "gc_count" => [2**40, 1.5, nil, 0, -0.0],
+      "results" => [2**70, -2**63 - 1, "text", {"b" => 1, "a" => 2}, [1.0], -0.0, nil, true],
+      "worker_jobs" => [[], [1.5], nil, [2**70], ["a"]],
+      "disturbed" => [nil, true],
+      "user" => [-0.0, 0.0, 0.1 + 0.2] # Floats only: a decimal's batch all Floats, -0.0 among them
+    }
+    lines = File.readlines(path)
+    runs = lines.drop(1).map do |line|
+      run = JSON.parse(line)
+      run["load_average_1m"] = random.rand(0..900) / 100.0
+      run["worker_jobs"] = [random.rand(9), random.rand(9)]
+      run["disturbed"] = random.rand(10).zero?
+      odd.each { |key, values| run[key] = values.sample(random: random) if random.rand(40).zero? }
+      run.delete("disturbed") if random.rand(50).zero?
+      run.merge!("status" => "failed", "reason" => "boom #{random.rand(3)}").delete("messages_time") if random.rand(30).zero?
+      run
+    end
+    run_lines = runs.map { |run| JSON.generate(run) + "\n" }
+    File.write(path, lines.first + run_lines.join)
+    by_model = runs.group_by { |run| run["model"] }
+    keys = %w[whole_time user load_average_1m gc_count results worker_jobs disturbed messages_time status]
+    [1, 2, 3].each do |readers|
+      contents = Ractorbench::Store.read(path, readers: readers)
+      assert_equal [readers, runs.size, []], [contents.readers, contents.runs.size, contents.skipped]
+      contents.runs.columns.each do |columns|
+        lines = by_model.fetch(columns.configuration.model)
+        where = "#{readers} readers, #{columns.label}"
+        lines.each_with_index { |run, row| assert_same_value run.sort.to_h, columns.stored(row).sort.to_h, "#{where} row #{row}" }
+        rows = (0...lines.size).select(&:odd?)
+        keys.each do |key|
+          assert_same_value lines.map { |run| run[key] }, columns.values(key), "#{where}: #{key}"
+          assert_same_value lines.values_at(*rows).map { |run| run[key] }, columns.values(key, rows), "#{where}: #{key}, odd rows"
+        end
+      end
     end
   end
 

@@ -69,7 +69,7 @@ module Ractorbench
             return rows.map { |row| (row < @length) ? constant : nil }
           end
           # MISSING given as nil where it is kept (aside, in a table), not by a pass over every value.
-          list = @values.to_a(nil)
+          list = @values.to_a(@holes ? nil : MISSING)
           rows ? list.values_at(*rows) : list.fill(nil, @length, size - @length)
         end
 
