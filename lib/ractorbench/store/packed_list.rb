@@ -22,6 +22,12 @@ module Ractorbench
         # Values with no packing yet (a field the first runs lacked) wait
         # this long for one that has one.
         UNDECIDED = 4 * BATCH
+        # What a list has no use for yet, or any more: a thousand
+        # configurations' twenty fields are tens of thousands of lists, and
+        # each empty Array costs 40 bytes.
+        NONE = [].freeze
+        # A format for every code of a list ("l<*"), made once, not once a list.
+        MANY = (Packing::FORMATS.values + ["E"]).to_h { |format| [format, "#{format}*".freeze] }.freeze
 
         def initialize(values = nil)
           @packing = nil
@@ -29,8 +35,7 @@ module Ractorbench
           @format = nil
           @bytes = "".b
           @count = 0
-          @aside_rows = []
-          @aside_values = []
+          @aside_rows = @aside_values = NONE
           @batch = []
           @plain = nil
           concat(values) if values
@@ -45,6 +50,7 @@ module Ractorbench
           if @plain
             @plain << value
           else
+            @batch = [] if @batch.frozen?
             @batch << value
             pack if @batch.size >= BATCH
           end
@@ -58,6 +64,7 @@ module Ractorbench
           if @plain
             @plain.concat(values)
           else
+            @batch = [] if @batch.frozen?
             @batch.concat(values)
             pack if @batch.size >= BATCH
           end
@@ -121,7 +128,7 @@ module Ractorbench
             @plain += [] # an Array of just its size (dup would share the spare room)
           else
             @bytes = String.new(@bytes, capacity: @bytes.bytesize)
-            @batch = [] if @batch.empty?
+            @batch = NONE if @batch.empty?
           end
           self
         end
@@ -137,6 +144,8 @@ module Ractorbench
           return @plain = state.first if state.size == 1
 
           key, width, @count, @bytes, @aside_rows, @aside_values, @batch = state
+          @aside_rows = @aside_values = NONE if @aside_rows.empty?
+          @batch = NONE if @batch.empty?
           return if key.nil?
 
           @packing = Packings.of(key)
@@ -154,7 +163,7 @@ module Ractorbench
         def codes = @count.zero? ? [] : @bytes.unpack(@formats)
 
         # The packed bytes with every code width bytes long.
-        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack("#{format_of(width)}*")
+        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack(MANY.fetch(format_of(width)))
 
         # The batch into the packed bytes, when it has a packing.
         def pack
@@ -193,8 +202,11 @@ module Ractorbench
             codes = @packing.translated(other.packing, other.codes) or return concat(other.to_a)
             append(codes)
           end
-          @aside_rows.concat(other.aside_rows.map { |row| row + shift })
-          @aside_values.concat(other.aside_values)
+          unless other.aside_rows.empty?
+            writable_aside
+            @aside_rows.concat(other.aside_rows.map { |row| row + shift })
+            @aside_values.concat(other.aside_values)
+          end
           self
         end
 
@@ -213,6 +225,7 @@ module Ractorbench
 
         # Values a packing has no code for: kept aside, a 0 in their place.
         def put_aside(codes)
+          writable_aside
           codes.each_with_index do |code, i|
             next unless code.nil?
 
@@ -220,6 +233,10 @@ module Ractorbench
             @aside_values << @batch[i]
             codes[i] = 0
           end
+        end
+
+        def writable_aside
+          @aside_rows, @aside_values = [], [] if @aside_rows.frozen?
         end
 
         def append(codes)
@@ -248,7 +265,7 @@ module Ractorbench
         def use_width(width)
           @width = width
           @format = format_of(width)
-          @formats = "#{@format}*"
+          @formats = MANY.fetch(@format)
         end
 
         def format_of(width) = @packing.format(width)
