@@ -15,9 +15,10 @@ module Ractorbench
       # list of values with no packing, or with too many aside, is a plain
       # Array again. Reading back never differs from what was appended.
       class PackedList
-        # Values wait in an Array and are packed this many at a time: packing
-        # in C a batch at a time costs reading next to nothing, and a
-        # thousand configurations' lists of twenty fields hold little unpacked.
+        # Values wait in an Array and are packed this many at a time: a
+        # batch is checked and packed by a few calls in C, not a call a
+        # value; and a thousand configurations' lists of twenty fields hold
+        # little unpacked.
         BATCH = 64
         # Values with no packing yet (a field the first runs lacked) wait
         # this long for one that has one.
@@ -32,7 +33,7 @@ module Ractorbench
         def initialize(values = nil)
           @packing = nil
           @width = 0
-          @format = nil
+          @format = @formats = nil
           @bytes = "".b
           @count = 0
           @aside_rows = @aside_values = NONE
