@@ -172,6 +172,22 @@ class PackedListTest < Minitest::Test
     end
   end
 
+  # A list as long as a big file's (a configuration of hundreds of
+  # thousands of runs, a table's run order): nothing is splatted onto the
+  # VM's stack on the way, whichever way it is filled, joined or read.
+  def test_lists_of_hundreds_of_thousands_of_values
+    count = 300_000
+    random = Random.new(2)
+    [Array.new(count) { %w[ok failed].sample(random: random).dup }, Array.new(count) { random.rand(1000) }].each do |values|
+      list = PackedList.new(values.first(count / 2))
+      list.concat(Marshal.load(Marshal.dump(PackedList.new(values.drop(count / 2)))))
+      assert_same_value values, list.to_a, "#{values.first.class}: joined"
+      rows = Array.new(count) { random.rand(count) }
+      assert_equal values.values_at(*rows.first(1000)), list.values_at(*rows.first(1000))
+      assert_equal rows.map { |row| values[row] }, Ractorbench::Store::Columns::Packing.pick(list.to_a, rows)
+    end
+  end
+
   # What the packing is for: a long list of real-shaped figures costs a few
   # bytes a value, where an Array costs 8 and more.
   def test_real_shaped_figures_cost_a_few_bytes_a_value

@@ -70,7 +70,7 @@ module Ractorbench
           end
           # MISSING given as nil where it is kept (aside, in a table), not by a pass over every value.
           list = @values.to_a(@holes ? nil : MISSING)
-          rows ? list.values_at(*rows) : list.fill(nil, @length, size - @length)
+          rows ? Packing.pick(list, rows) : list.fill(nil, @length, size - @length)
         end
 
         # The fast path's appends at row: rows come in order, those between

@@ -99,7 +99,7 @@ module Ractorbench
           list.concat(given(@batch.dup, missing))
         end
 
-        def values_at(*indexes) = to_a.values_at(*indexes)
+        def values_at(*indexes) = Packing.pick(to_a, indexes)
 
         # count runs without the field, after those so far. A failed run
         # lacks a dozen measured fields, and a batch with a MISSING in it

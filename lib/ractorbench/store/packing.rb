@@ -19,6 +19,13 @@ module Ractorbench
         # How a code of so many bytes is packed, by how far from 0 the codes go.
         FORMATS = {1 => "c", 2 => "s<", 4 => "l<", 8 => "q<"}.freeze
 
+        # Longer lists than this are not splatted into values_at: a
+        # million runs' worth of arguments do not fit on the VM's stack.
+        SPLAT = 4096
+
+        # list.values_at(*indexes), for any number of indexes.
+        def self.pick(list, indexes) = (indexes.size <= SPLAT) ? list.values_at(*indexes) : indexes.map { |i| list[i] }
+
         # Whether every value had a code. (include?(nil) would call
         # Integer#== on every code: a tenth of reading a big file.)
         def self.complete?(codes) = codes.compact.size == codes.size

@@ -85,8 +85,8 @@ module Ractorbench
           [index, @columns[index].concat(columns)]
         end
         theirs = other.indexes.to_a
-        @indexes.concat(placed.map(&:first).values_at(*theirs))
-        bases = placed.map(&:last).values_at(*theirs)
+        @indexes.concat(Columns::Packing.pick(placed.map(&:first), theirs))
+        bases = Columns::Packing.pick(placed.map(&:last), theirs)
         @rows.concat(other.rows.to_a.each_with_index.map { |row, i| row + bases[i] })
         self
       end

@@ -38,7 +38,7 @@ module Ractorbench
           # a template read share their values (LineTemplate), and a list of
           # stderr lines is slow to hash. The rest one by one.
           def codes(values)
-            codes = @known.values_at(*values)
+            codes = Packing.pick(@known, values)
             return codes if Packing.complete?(codes)
 
             @known.clear if @known.size > KNOWN
@@ -67,13 +67,13 @@ module Ractorbench
             return nil unless other.is_a?(Table)
 
             mapping = codes(other.key)
-            Packing.complete?(mapping) ? mapping.values_at(*their_codes) : nil
+            Packing.complete?(mapping) ? Packing.pick(mapping, their_codes) : nil
           end
 
           def decode(codes, missing = MISSING)
-            return @values.values_at(*codes) if missing.equal?(MISSING)
+            return Packing.pick(@values, codes) if missing.equal?(MISSING)
 
-            @values.map { |value| MISSING.equal?(value) ? missing : value }.values_at(*codes)
+            Packing.pick(@values.map { |value| MISSING.equal?(value) ? missing : value }, codes)
           end
 
           def decode_one(code) = @values[code]
