@@ -40,7 +40,7 @@ module Ractorbench
       def names(header) = self.for(header).map(&:ruby)
 
       # "name: why" of each Ruby whose probe could not tell: its W ractors
-      # never ran side by side (other programs held the cores) and so did not
+      # never ran side by side (other programs on the cores, most often) and so did not
       # meet in the VM either.
       def inconclusive(header)
         Array(header["rubies"]).filter_map do |ruby|
@@ -49,7 +49,7 @@ module Ractorbench
           next if s["cpu_ratio"] >= THRESHOLD || s["wall_speedup"] >= PARALLEL * s["workers"].to_i
 
           "#{ruby["name"]}: its #{s["workers"]} ractors finished only #{format("%.2f×", s["wall_speedup"])} faster than one, " \
-            "so they hardly ran side by side (other programs held the cores) and whether this Ruby serialises ractors " \
+            "so they hardly ran side by side (other programs on the cores, most often) and whether this Ruby serialises ractors " \
             "is unknown; run again on a quiet machine"
         end
       end

@@ -20,6 +20,8 @@ module Ractorbench
       NOISE_SIGMAS = 2.0
       # Not the run's: said apart, never among what grew.
       OTHERS = "others"
+      # Other programs' extra core time, as a share of the model's, worth a word.
+      OTHERS_WORTH = 0.05
 
       attr_reader :mine, :serial, :changes
 
@@ -36,6 +38,12 @@ module Ractorbench
 
       # How much more of the run's cores other programs took than of serial's.
       def others = changes.find { |c| c.category == OTHERS }
+
+      # Other programs' share is said when it is a part of the picture: perf
+      # records on the run's cores, so a profiled run on an idle machine has
+      # a few ms of "others" that are perf itself, and a difference of those
+      # few ms says nothing about the machine.
+      def others_worth_saying? = others&.grew? && others.seconds >= OTHERS_WORTH * mine["seconds"].to_f
 
       # Of what grew beyond the noise, each category's share.
       def shares
@@ -55,7 +63,7 @@ module Ractorbench
       # What a reader is told, measure: "core time" or "thread time".
       def sentence(measure)
         totals = "#{seconds(mine["seconds"])} vs serial's #{seconds(serial["seconds"])}"
-        busy = others&.grew? ? "; other programs took #{seconds(others.seconds)} more of its cores (a busy machine)" : ""
+        busy = others_worth_saying? ? "; other programs (perf's own recording among them) took #{seconds(others.seconds)} more of its cores" : ""
         if (text = went)
           more = extra.positive? ? "#{seconds(extra)} more #{measure} than serial's" : "no more #{measure} than serial's in all"
           "#{more} (#{totals}); what grew went #{text}#{busy}"

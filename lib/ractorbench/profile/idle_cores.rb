@@ -33,6 +33,10 @@ module Ractorbench
       def initialize(capacity)
         @capacity = capacity
         @busy = Hash.new(0.0)
+        # The run's threads' time on the cores, from the switch records:
+        # exact where samples are a count with noise of its own (see idle).
+        @running = Hash.new(0.0)
+        @switches = false
         @collecting = Hash.new(0.0)
         @preempted = Hash.new(0.0)
         @blocked = Hash.new { |h, k| h[k] = Hash.new(0.0) }
@@ -50,6 +54,14 @@ module Ractorbench
         @collecting[slice] += seconds if category == GC
       end
 
+      # A thread of the run was on a core from from to to (switch records).
+      def ran(from, to)
+        @switches = true
+        @first = from if @first.nil? || from < @first
+        @last = to if @last.nil? || to > @last
+        spread(from, to) { |slice, seconds| @running[slice] += seconds }
+      end
+
       # A thread of the run was ready to run but preempted.
       def preempted(from, to) = spread(from, to) { |slice, seconds| @preempted[slice] += seconds }
 
@@ -62,7 +74,7 @@ module Ractorbench
         return totals if @first.nil?
 
         ((@first / SLICE).floor..(@last / SLICE).floor).each do |slice|
-          free = [@capacity * slice_length(slice) - @busy[slice], 0.0].max
+          free = [@capacity * slice_length(slice) - used(slice), 0.0].max
           others = [free, @preempted[slice]].min
           gc = [free - others, @collecting[slice] * (@capacity - 1)].min
           totals[OTHERS] += others
@@ -73,6 +85,15 @@ module Ractorbench
       end
 
       private
+
+      # How much of a slice's cores the run's threads used. Samples come a
+      # period apart, so a slice's count of them is off by a sample either
+      # way; a slice whose cores the run's own threads filled (more workers
+      # than cores) would then show some free time now and then, and its
+      # preempted threads charge it to other programs that were never there.
+      # The switch records say to the microsecond when each thread was on a
+      # core; samples are the measure only where perf recorded no switches.
+      def used(slice) = @switches ? @running[slice] : @busy[slice]
 
       # What is left, by the reasons the threads were blocked, in proportion.
       def charge(totals, rest, reasons)

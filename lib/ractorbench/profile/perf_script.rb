@@ -47,6 +47,9 @@ module Ractorbench
         @idle = IdleCores.new(capacity)
         @summary.capacity = capacity
         @off = {}
+        @on = {}
+        @start = nil
+        @last_time = nil
         @frames = {}
         @chains = {}
         @reasons = {}
@@ -73,6 +76,8 @@ module Ractorbench
           end
         end
         event(head, frames) if head
+        # Threads still on a core when the recording stopped.
+        @on.each_value { |since| @idle.ran(since, @last_time) if @last_time && since < @last_time }
         @idle.idle.each { |category, seconds| @summary.add_idle(category, IDLE[category], seconds) }
         @summary
       end
@@ -98,11 +103,18 @@ module Ractorbench
       end
 
       # A thread left its core (preempted: ready to run on) or came back.
+      # Between its coming back and its leaving, it ran: a thread whose
+      # first record is a leaving had run since the recording began.
       def switched(tid, time, back, preempted)
+        @start ||= time
+        @last_time = time if @last_time.nil? || time > @last_time
         unless back
+          since = @on.delete(tid) || (@off.key?(tid) ? nil : @start)
+          @idle.ran(since, time) if since && since < time
           @off[tid] = [time, preempted]
           return
         end
+        @on[tid] = time
 
         since, was_preempted = @off.delete(tid)
         return unless since
