@@ -1,26 +1,11 @@
 # frozen_string_literal: true
 
+require_relative "marker"
+require_relative "packed_list"
+
 module Ractorbench
   module Store
     class Columns
-      # A marker that is itself after a trip through Marshal (a forked
-      # reader hands its columns back that way: SplitRead).
-      class Marker
-        def initialize(name)
-          @name = name
-          freeze
-        end
-
-        def _dump(_level) = @name
-
-        def self._load(name) = Columns.const_get(name)
-
-        def inspect = "#<#{@name}>"
-      end
-
-      # A field a run's line did not have (unlike a field it had as null).
-      MISSING = Marker.new("MISSING")
-
       # Whether b is a as a line wrote it: eql? and more, since 0.0 is eql?
       # to -0.0 and a Hash to one with its keys in another order, and a run
       # must read back as its line has it, whatever lines came before it.
@@ -64,7 +49,7 @@ module Ractorbench
             materialize
           end
           pad(row)
-          @values[row] = value
+          @values << value
           @length = row + 1
         end
 
@@ -83,9 +68,9 @@ module Ractorbench
 
             return rows.map { |row| (row < @length) ? constant : nil }
           end
-          list = rows ? @values.values_at(*rows) : @values.first(size).fill(nil, @length, size - @length)
-          list.map! { |v| MISSING.equal?(v) ? nil : v } if @holes
-          list
+          # MISSING given as nil where it is kept (aside, in a table), not by a pass over every value.
+          list = @values.to_a(@holes ? nil : MISSING)
+          rows ? Packing.pick(list, rows) : list.fill(nil, @length, size - @length)
         end
 
         # The fast path's appends at row: rows come in order, those between
@@ -142,20 +127,21 @@ module Ractorbench
 
         attr_reader :constant, :length
 
-        # A forked reader hands its columns back through a pipe (SplitRead):
-        # Marshal writes a Float as its decimal text, which made that hand-over
-        # a fifth of reading a big file; a column of Floats goes as packed
-        # doubles instead (exact, -0.0 and all).
-        def marshal_dump
-          floats = @values && !@values.empty? && @values.all?(Float)
-          [@constant, @length, @holes, floats ? nil : @values, floats ? @values.pack("G*") : nil]
+        # Reading is over: what is kept, kept without spare room.
+        def trim
+          @values&.trim
+          self
         end
 
-        def marshal_load((constant, length, holes, values, floats))
+        # A forked reader hands its columns back through a pipe (SplitRead):
+        # the values go packed as they are kept (PackedList#marshal_dump).
+        def marshal_dump = [@constant, @length, @holes, @values]
+
+        def marshal_load((constant, length, holes, values))
           @constant = constant
           @length = length
           @holes = holes
-          @values = floats ? floats.unpack("G*") : values
+          @values = values
         end
 
         private
@@ -174,7 +160,7 @@ module Ractorbench
         end
 
         def materialize
-          @values = Array.new(@length, @constant)
+          @values = PackedList.new(Array.new(@length, @constant))
           @holes = MISSING.equal?(@constant) && @length.positive?
         end
 
@@ -182,7 +168,7 @@ module Ractorbench
         def pad(row)
           return unless row > @length
 
-          @values.fill(MISSING, @length, row - @length)
+          @values.skip(row - @length)
           @holes = true
         end
       end

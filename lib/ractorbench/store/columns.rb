@@ -4,6 +4,7 @@ require "json"
 require_relative "run_record"
 require_relative "run_view"
 require_relative "column"
+require_relative "packed_list"
 require_relative "fast_path"
 require_relative "line_template"
 
@@ -33,7 +34,8 @@ module Ractorbench
         @configuration = configuration
         @source = source
         @fields = {}
-        @offsets = []
+        # Where each run's line starts: packed, a few bytes a run (PackedList).
+        @offsets = PackedList.new
         @size = 0
         @paths = {}
       end
@@ -90,13 +92,15 @@ module Ractorbench
         base
       end
 
-      # Every column complete, the fast path dropped: ready to be handed
-      # over (Marshal) or appended to another.
+      # Every column complete and trimmed, the fast path dropped: ready to
+      # be kept, handed over (Marshal) or appended to another.
       def settled
         settle
         @fast = nil
         @paths = {}
         @settled = nil
+        @fields.each_value(&:trim)
+        @offsets.trim
         self
       end
 

@@ -12,9 +12,6 @@ module Ractorbench
     class RunTable
       include Enumerable
 
-      # Rows are numbered within a configuration; a run's place in the file
-      # is its configuration's number and its row packed in one Integer.
-      ROW_BITS = 32
       # How every run line our writer makes starts, up to the repetition its
       # id ends with: the id before it is its configuration's label.
       RUN_START = %r{\{"type":"run","id":"([^"\\\n]*)#{Regexp.escape(Plan::Configuration::REP_MARK)}}
@@ -27,7 +24,10 @@ module Ractorbench
         @index_by_raw = {}
         @index_by_configuration = {}
         @index_by_label = {}
-        @order = []
+        # Each run, in file order: its configuration's index in @columns and
+        # its row there, two packed lists (a few bytes a run, PackedList).
+        @indexes = Columns::PackedList.new
+        @rows = Columns::PackedList.new
       end
 
       # A table of some runs (RunViews of another table, or RunRecords).
@@ -58,7 +58,8 @@ module Ractorbench
           index = @index_by_raw[raw] = index_for(Plan::Configuration.of(record), source)
           checked = true
         end
-        @order << ((index << ROW_BITS) | @columns[index].add(record, offset, checked: checked))
+        @rows << @columns[index].add(record, offset, checked: checked)
+        @indexes << index
         self
       end
 
@@ -72,7 +73,8 @@ module Ractorbench
 
         index = @index_by_label[scanner[1]] or return false
         row = @columns[index].add_scanned(scanner, offset) or return false
-        @order << ((index << ROW_BITS) | row)
+        @indexes << index
+        @rows << row
         true
       end
 
@@ -82,56 +84,56 @@ module Ractorbench
           index = index_for(columns.configuration, @source || columns.source)
           [index, @columns[index].concat(columns)]
         end
-        mask = (1 << ROW_BITS) - 1
-        other.order.each do |code|
-          index, base = placed[code >> ROW_BITS]
-          @order << ((index << ROW_BITS) | (base + (code & mask)))
-        end
+        theirs = other.indexes.to_a
+        @indexes.concat(Columns::Packing.pick(placed.map(&:first), theirs))
+        bases = Columns::Packing.pick(placed.map(&:last), theirs)
+        @rows.concat(other.rows.to_a.each_with_index.map { |row, i| row + bases[i] })
         self
       end
 
       # Every Columns complete (see Columns#settled).
       def settled
         @columns.each(&:settled)
+        @indexes.trim
+        @rows.trim
         self
       end
 
-      def size = @order.size
+      def size = @indexes.size
       alias_method :length, :size
 
-      def empty? = @order.empty?
+      def empty? = @indexes.empty?
 
       def each
         return enum_for(:each) { size } unless block_given?
 
-        @order.each { |code| yield at(code) }
+        rows = @rows.to_a
+        @indexes.to_a.each_with_index { |index, i| yield @columns[index].view(rows[i]) }
       end
 
-      def [](index)
-        code = @order[index]
-        code && at(code)
+      def [](at)
+        index = @indexes[at]
+        index && @columns[index].view(@rows[at])
       end
 
       def last = self[-1]
 
-      # A forked reader hands its table back through a pipe (SplitRead); an
-      # order code is past Marshal's 30-bit fixnums, so it goes packed. The
-      # indexes are rebuilt from the columns.
-      def marshal_dump = [@source, @columns, @order.pack("Q*")]
+      # A forked reader hands its table back through a pipe (SplitRead), the
+      # runs' order packed as it is kept. The lookups are rebuilt from the columns.
+      def marshal_dump = [@source, @columns, @indexes, @rows]
 
-      def marshal_load((source, columns, order))
+      def marshal_load((source, columns, indexes, rows))
         initialize(source)
         columns.each { |table_columns| register(table_columns) }
-        @order = order.unpack("Q*")
+        @indexes = indexes
+        @rows = rows
       end
 
       protected
 
-      attr_reader :order
+      attr_reader :indexes, :rows
 
       private
-
-      def at(code) = @columns[code >> ROW_BITS].view(code & ((1 << ROW_BITS) - 1))
 
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
