@@ -26,6 +26,14 @@ module Ractorbench
       STAT = "/proc/self/stat"
       TASKS = "/proc/self/task"
 
+      # GC.stat names its keys on its first call, with no lock: two ractors
+      # making the process's first call at once can find the first name set
+      # and the others not yet, and one raises "unknown key:
+      # total_allocated_objects" (Ruby 4.0's gc/default.c, seen once in CI
+      # with creation=timed). The first call is made here, in the main
+      # ractor, as the child loads this file, before any worker exists.
+      GC.stat(:count)
+
       module_function
 
       # Child side, just before the measured span.
