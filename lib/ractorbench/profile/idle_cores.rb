@@ -46,9 +46,7 @@ module Ractorbench
 
       # A sample of seconds of CPU ending at time (perf's, in seconds).
       def add(time, seconds, category)
-        start = time - seconds
-        @first = start if @first.nil? || start < @first
-        @last = time if @last.nil? || time > @last
+        cover(time - seconds, time)
         slice = (time / SLICE).floor
         @busy[slice] += seconds
         @collecting[slice] += seconds if category == GC
@@ -57,8 +55,7 @@ module Ractorbench
       # A thread of the run was on a core from from to to (switch records).
       def ran(from, to)
         @switches = true
-        @first = from if @first.nil? || from < @first
-        @last = to if @last.nil? || to > @last
+        cover(from, to)
         spread(from, to) { |slice, seconds| @running[slice] += seconds }
       end
 
@@ -85,6 +82,12 @@ module Ractorbench
       end
 
       private
+
+      # The profile's span reaches from..to.
+      def cover(from, to)
+        @first = from if @first.nil? || from < @first
+        @last = to if @last.nil? || to > @last
+      end
 
       # How much of a slice's cores the run's threads used. Samples come a
       # period apart, so a slice's count of them is off by a sample either

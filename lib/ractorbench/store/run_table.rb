@@ -58,8 +58,7 @@ module Ractorbench
           index = @index_by_raw[raw] = index_for(Plan::Configuration.of(record), source)
           checked = true
         end
-        @rows << @columns[index].add(record, offset, checked: checked)
-        @indexes << index
+        place(index, @columns[index].add(record, offset, checked: checked))
         self
       end
 
@@ -73,8 +72,7 @@ module Ractorbench
 
         index = @index_by_label[scanner[1]] or return false
         row = @columns[index].add_scanned(scanner, offset) or return false
-        @indexes << index
-        @rows << row
+        place(index, row)
         true
       end
 
@@ -134,6 +132,12 @@ module Ractorbench
       attr_reader :indexes, :rows
 
       private
+
+      # The next run in file order: row of the index-th configuration.
+      def place(index, row)
+        @indexes << index
+        @rows << row
+      end
 
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
