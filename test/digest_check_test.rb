@@ -8,6 +8,7 @@ require_relative "synthetic_results"
 # digests are all alike (read once) or mixed (read run by run).
 class DigestCheckTest < Minitest::Test
   include TempDir
+  include CLIHelper
 
   def analysis(changes)
     samples = %w[serial processes threads].to_h { |model| [["prime", model, 2, 10, "ruby"], [0.01] * 6] }
@@ -58,5 +59,21 @@ class DigestCheckTest < Minitest::Test
     check = analysis(changes).digest_check
     first = Ractorbench::Store.read(File.join(@dir, "r.jsonl")).runs.find { |r| r["workload"] == "tarai" }["digest"]
     assert_equal first, check.consensus[["tarai", 20, ""]], "6 runs each: the first run's digest"
+  end
+
+  # A model that computes the wrong thing does so in every run: the text
+  # lists the first Verdict::LISTED by id and counts the rest; the JSON
+  # report lists every one.
+  def test_a_long_list_of_wrong_runs_is_cut_in_text_and_whole_in_json
+    samples = %w[serial threads].to_h { |model| [["prime", model, 2, 10, "ruby"], [0.01] * 30] }
+    path = SyntheticResults.write(File.join(@dir, "many.jsonl"), samples)
+    File.write(path, File.readlines(path).map { |line| line.include?("/threads/") ? line.sub('"same-work"', '"wrong"') : line }.join)
+    text = ractorbench("report", path, "--format", "text")
+    assert_equal 1, text.code
+    wrong = text.out.lines.grep(/^  WRONG prime/)
+    assert_equal Ractorbench::Reports::Parts::Verdict::LISTED, wrong.size
+    assert_includes text.out, "  WRONG: 10 more runs with another digest (--format json lists every one)"
+    json = JSON.parse(ractorbench("report", path, "--format", "json").out)
+    assert_equal 30, json.dig("disagreements", 0, "runs").size
   end
 end

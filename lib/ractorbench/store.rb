@@ -10,6 +10,7 @@ require_relative "store/header"
 require_relative "store/header_plan"
 require_relative "store/writer"
 require_relative "store/bounded_lines"
+require_relative "spare_memory"
 
 module Ractorbench
   # Results files: JSON Lines, a header first (tool, command, machine,
@@ -58,6 +59,7 @@ module Ractorbench
         skipped.concat(part.skipped.map { |n, why| [number + n, why] })
         number += part.lines
       end
+      SpareMemory.release if parts.size > 1 # the other readers' tables, joined onto this one
       Contents.new(path: path, header: header, runs: runs, truncated: parts.last.truncated, skipped: skipped,
         readers: parts.map(&:reader).uniq.size, templated: parts.sum(&:templated))
     end

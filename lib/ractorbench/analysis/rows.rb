@@ -4,6 +4,7 @@ require_relative "row"
 require_relative "ops_per_second"
 require_relative "../analysis"
 require_relative "../forked_parts"
+require_relative "../spare_memory"
 require_relative "../store/split_read"
 require_relative "../stats/bootstrap"
 
@@ -34,6 +35,7 @@ module Ractorbench
         parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
         if parts.size > 1
           header = analysis.header
+          SpareMemory.settle
           made = ForkedParts.map(parts) { |part| part.map { |g| Analysis::Row.for(g, header) } }
           parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
         end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "varying_checks"
+
 module Ractorbench
   module Store
     class Columns
@@ -12,12 +14,12 @@ module Ractorbench
       # constant was checked with the line it came from. Any other line goes
       # field by field, after which the fast path is worked out again.
       class FastPath
-        # Lines a template took are kept as text until this many, then read
-        # a column at a time (LineTemplate#values); few, so that the texts die
-        # young (a thousand configurations' worth of 256 lines each lived long
-        # enough to be promoted, and major GCs took back what reading in bulk
-        # saved). Real lines have some thirty such texts: at 8 a line, a
-        # thousand configurations' pending texts grew the heap by half again.
+        # A line's varying values wait until this many lines have come, then
+        # go into their columns a column at a time (a call a column, not a
+        # call a value). Numbers are no objects of their own, so waiting lines
+        # cost little; but not many, so that what does wait dies young (a
+        # thousand configurations' worth of 256 lines each lived long enough
+        # to be promoted, and major GCs took back what appending in bulk saved).
         PENDING = 4
         # Fields taken from each line even while every run so far had the
         # same value (their column stays one value until a run differs): all
@@ -55,8 +57,11 @@ module Ractorbench
             end
           end
           rep_at = keys.index("rep")
-          template = LineTemplate.for(keys, constant_at.zip(constants).to_h, record.values, varying, id_at, rep_at,
-            columns.planned_id(""))
+          # Made when a line is first scanned with it: a line parsed (one
+          # that no template took) needs none, and a Regexp costs a tenth of
+          # a millisecond.
+          samples = record.values
+          template = -> { LineTemplate.for(keys, constant_at.zip(constants).to_h, samples, varying, id_at, rep_at, columns.planned_id("")) }
           new(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
         end
 
@@ -69,9 +74,15 @@ module Ractorbench
           !NAMING.include?(kind) || PER_RUN.include?(key)
         end
 
-        attr_reader :keys, :template
+        attr_reader :keys
 
-        # template: the line form of this path (nil: lines must be parsed).
+        # The line form of this path (nil: lines must be parsed).
+        def template
+          @template = @template.call if @template.is_a?(Proc)
+          @template
+        end
+
+        # template: a Proc that makes the line form.
         def initialize(columns, keys, constant_at, constants, constant_columns, varying, id_at, rep_at, template)
           @columns = columns
           @keys = keys
@@ -83,6 +94,8 @@ module Ractorbench
           @rep_at = rep_at
           @template = template
           @pending = []
+          @varying_at = varying.map(&:first)
+          @checks = VaryingChecks.new(varying.map(&:last), varying.map { |v| v[2] })
           # Constants eql? would take another spelling of (-0.0, a Hash's key order).
           @delicate = constant_at.zip(constants).select { |_, constant| Columns.delicate?(constant) }
         end
@@ -93,33 +106,34 @@ module Ractorbench
         def usable?(size) = @constant_columns.all? { |column| column.constant? && column.length == size }
 
         # Appends record's varying fields at row and says true, or says false
-        # and leaves everything as it was.
+        # and leaves everything as it was. The values wait (pending) and go
+        # into their columns a column at a time.
         def add(record, row)
-          flush
           return false unless record.size == @keys.size && record.keys == @keys
 
           values = record.values
           return false unless values.values_at(*@constant_at).eql?(@constants)
           return false unless @delicate.all? { |i, constant| Columns.same?(values[i], constant) }
-
-          # Every check before the first append: a bad line changes nothing.
-          @varying.each { |i, _, key, kind| values[i] = RunRecord.field(key, values[i], kind) if kind }
           return false if @id_at && values[@id_at] != @columns.planned_id(@rep_at && values[@rep_at])
 
-          @varying.each { |i, column| column.push(values[i], row) }
+          # Every check before the first append: a bad line changes nothing.
+          varying = values.values_at(*@varying_at)
+          return false unless (varying = @checks.checked(varying))
+
+          take(varying, row)
           true
         end
 
-        # The varying fields' texts of the rest of a line at scanner's
+        # The varying fields' values of the rest of a line at scanner's
         # position when the template matches it (the scanner then past it),
         # else nil.
-        def match(scanner) = @template&.captures(scanner)
+        def match(scanner) = template&.captures(scanner)
 
-        # Takes a line's captures (match) as row; its values reach the
-        # columns at the next flush.
-        def take(captures, row)
+        # Takes a line's varying values (match, or add's) as row; they reach
+        # the columns at the next flush.
+        def take(values, row)
           @pending_row = row if @pending.empty?
-          @pending << captures
+          @pending << values
           flush if @pending.size >= PENDING
         end
 
@@ -127,9 +141,7 @@ module Ractorbench
         def flush
           return if @pending.empty?
 
-          @pending.transpose.each_with_index do |texts, j|
-            @varying[j][1].concat_values(@template.values(j, texts), @pending_row)
-          end
+          @pending.transpose.each_with_index { |values, j| @varying[j][1].concat_values(values, @pending_row) }
           @pending.clear
         end
 

@@ -5,6 +5,7 @@ require "strscan"
 require_relative "run_record"
 require_relative "run_table"
 require_relative "bounded_lines"
+require_relative "../spare_memory"
 
 module Ractorbench
   module Store
@@ -96,6 +97,7 @@ module Ractorbench
       end
 
       def next_chunk(held)
+        SpareMemory.after_full_gc
         wanted = [CHUNK, @to - @offset - held].min
         wanted.positive? ? @file.read(wanted) : nil
       end

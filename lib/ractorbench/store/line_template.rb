@@ -57,7 +57,9 @@ module Ractorbench
           String => "\"[^\"\\\\\\x00-\\x1f]*\"", Integer => NUMBER, Float => NUMBER,
           Array => "\\[(?:#{ITEM}(?:,#{ITEM})*)?\\]", true => "(?:true|false)", false => "(?:true|false)"
         }.freeze
-        READERS = {Integer => :to_i, Float => :to_f, true => :true?, false => :true?, String => :json, Array => :json}.freeze
+        # The varying fields whose values are objects (not numbers or flags):
+        # each made what RunRecord makes of it and shared.
+        TEXTS_OF = [String, Array].freeze
         # Distinct texts a JSON column keeps its values of, shared by the
         # runs that wrote the same (a column of a million digests holds a
         # few Strings); past this many, each text is read on its own.
@@ -85,8 +87,8 @@ module Ractorbench
             end
             ",#{Regexp.escape(JSON.generate(key))}:#{pattern}"
           end
-          readers = varying.map { |i, _, key, kind| [READERS.fetch(sample_type(samples[i])), key, kind] }
-          new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), readers, varying.index { |i, *| i == rep_at })
+          texts = varying.each_with_index.filter_map { |(i, _, key, kind), j| [j, key, kind] if TEXTS_OF.include?(samples[i].class) }
+          new(Regexp.new("#{REP}\"#{parts.join}\\}\\n"), texts, varying.index { |i, *| i == rep_at })
         rescue JSON::GeneratorError, EncodingError, RegexpError
           nil
         end
@@ -97,48 +99,33 @@ module Ractorbench
 
         # rep: which varying field is the rep (the captures: the id's
         # repetition first, then the varying fields in order).
-        def initialize(regexp, readers, rep)
+        # texts: [j, key, kind] of the varying fields that are strings or
+        # lists, made what RunRecord makes of them (printable) and shared by
+        # the runs that wrote the same.
+        def initialize(regexp, texts, rep)
           @regexp = regexp
-          @readers = readers
           @rep = rep
-          @shared = readers.map { {} }
+          @texts = texts.map { |text| [*text, {}] }
         end
 
         # The varying fields of the rest of the line at scanner's position
-        # when it matches (the scanner then past it), as text in the fast
-        # path's order (values reads them); nil for a line to be read the slow way.
+        # when it matches (the scanner then past it), as values in the fast
+        # path's order; nil for a line to be read the slow way. Every capture
+        # is JSON text: they are read by one JSON.parse, as the whole line
+        # would have been, not a call a field.
         def captures(scanner)
           scanner.skip(@regexp) or return nil
           captures = scanner.captures
           id_rep = captures.shift
-          (id_rep == captures[@rep]) ? captures : nil
-        end
+          return nil unless id_rep == captures[@rep]
 
-        # The values of the j-th varying field's texts: read in C a column at
-        # a time, not a call a field.
-        def values(j, texts)
-          reader, key, kind = @readers[j]
-          case reader
-          when :true? then texts.map! { |text| text == "true" }
-          when :json then json_values(texts, @shared[j], key, kind)
-          else texts.map!(&reader)
+          values = JSON.parse("[#{captures.join(",")}]")
+          @texts.each do |j, key, kind, shared|
+            shared.clear if shared.size > SHARED
+            text = values[j]
+            values[j] = shared.fetch(text) { shared[text] = RunRecord.field(key, text, kind).freeze }
           end
-        end
-
-        private
-
-        # Texts of JSON values as their values, each distinct text parsed
-        # once (all in one JSON.parse) and made what RunRecord makes of it
-        # (printable); kept frozen, as runs that wrote the same text share it.
-        def json_values(texts, shared, key, kind)
-          shared.clear if shared.size > SHARED
-          fresh = texts.uniq.reject { |text| shared.key?(text) }
-          unless fresh.empty?
-            JSON.parse("[#{fresh.join(",")}]", freeze: true).each_with_index do |value, i|
-              shared[fresh[i]] = RunRecord.field(key, value, kind).freeze
-            end
-          end
-          texts.map!(&shared)
+          values
         end
       end
     end

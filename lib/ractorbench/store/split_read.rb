@@ -4,6 +4,7 @@ require_relative "line_range"
 require_relative "bounded_lines"
 require_relative "../measure/machine"
 require_relative "../forked_parts"
+require_relative "../spare_memory"
 
 module Ractorbench
   module Store
@@ -39,7 +40,15 @@ module Ractorbench
 
       # [LineRange::Result] of the stretches of from...to, in file order.
       def read(path, from, to, source, readers)
-        ForkedParts.map(ranges(path, from, to, readers)) { |range| LineRange.read(path, *range, source, to) }
+        ranges = ranges(path, from, to, readers)
+        # What the header cost (a big one is a line of a hundred megabytes)
+        # is not the readers' to share and copy.
+        SpareMemory.settle if ranges.size > 1
+        return [LineRange.read(path, *ranges.first, source, to)] if ranges.size == 1
+
+        # Each reader's garbage freed before its table goes down the pipe or
+        # the others' are loaded beside it.
+        ForkedParts.map(ranges) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
       end
 
       # [from, to] pairs that cut from...to at line starts.

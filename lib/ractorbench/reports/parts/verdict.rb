@@ -9,6 +9,11 @@ module Ractorbench
       # The lines under every human-readable report: how many runs succeeded,
       # whether the models agreed, and each failure with its reason.
       module Verdict
+        # Runs listed by id, failed or of a wrong digest (each kind); the
+        # rest are counted. A model that computes the wrong thing does so in
+        # every run, and a file of a million runs listed every one of them.
+        LISTED = 20
+
         module_function
 
         def lines(analysis)
@@ -17,9 +22,9 @@ module Ractorbench
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
           out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
-          analysis.crashed_runs.first(20).each do |r|
-            out << "  FAILED #{r["id"]}: #{r["reason"]}"
-          end
+          crashed = analysis.crashed_runs
+          crashed.first(LISTED).each { |r| out << "  FAILED #{r["id"]}: #{r["reason"]}" }
+          out << "  FAILED: #{Plural.count(crashed.size - LISTED, "more run")} (--format json lists every one)" if crashed.size > LISTED
           out
         end
 
@@ -39,8 +44,14 @@ module Ractorbench
             workload, jobs, params = d.key
             ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{", #{params}" unless params.empty?}): expected #{d.expected}; " \
               "these runs differ and are excluded from the statistics:"] +
-              d.runs.map { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" }
+              d.runs.first(LISTED).map { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" } + more_wrong(d.runs.size)
           end
+        end
+
+        def more_wrong(count)
+          return [] if count <= LISTED
+
+          ["  WRONG: #{Plural.count(count - LISTED, "more run")} with another digest (--format json lists every one)"]
         end
       end
     end

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module Ractorbench
+  # Memory a big read freed, handed back to the system. A process that
+  # folds a million run lines frees most of what it allocated, but glibc's
+  # malloc keeps freed pages for itself unless asked (malloc_trim), and Ruby
+  # keeps the object pages it grew to: a reader of half a big file held
+  # 220 MB for 50 MB of runs, and a process forked from such a heap copied
+  # it page by page as it allocated into the holes. Where there is no
+  # malloc_trim (another libc, another allocator), nothing is asked.
+  module SpareMemory
+    module_function
+
+    # A full GC, and what it freed returned: between the stages of a big
+    # read, when what a stage made in passing is garbage.
+    def release
+      GC.start
+      trim
+    end
+
+    # After a full GC: the pages malloc holds free, returned.
+    def trim
+      @trim = find_trim if @trim.nil?
+      @trim&.call(0)
+      nil
+    end
+
+    # Before forking from a big heap: a full GC, the objects moved together
+    # (GC.compact) and free pages returned, so a child's allocations land in
+    # pages of its own rather than in the holes of shared ones. Ruby 3.3's
+    # Process.warmup does all of this.
+    def settle
+      return Process.warmup if Process.respond_to?(:warmup)
+
+      GC.start
+      GC.compact if GC.respond_to?(:compact)
+      trim
+    rescue NotImplementedError
+      trim
+    end
+
+    # Every full GC since the last call trimmed after (cheap: called a
+    # megabyte of reading at a time, it trims a few dozen times a file).
+    def after_full_gc
+      count = GC.stat(:major_gc_count)
+      return if count == @major
+
+      @major = count
+      trim
+    end
+
+    def find_trim
+      require "fiddle"
+      Fiddle::Function.new(Fiddle.dlopen(nil)["malloc_trim"], [Fiddle::TYPE_SIZE_T], Fiddle::TYPE_INT)
+    rescue LoadError, Fiddle::DLError, NameError
+      false
+    end
+  end
+end
