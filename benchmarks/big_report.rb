@@ -19,7 +19,8 @@
 # time) and the peak of the whole process tree's (every process's share of
 # memory, Pss, summed, sampled every 20 ms in a second run, so that the
 # sampling does not slow the timed one), and report ÷ floor. The goal: within 2×
-# the one-process floor and under 300 MB.
+# the one-process floor and under 300 MB. ROUNDS (3) rounds of floor then
+# report, each ratio taken within its round.
 require "json"
 require "fileutils"
 require "rbconfig"
@@ -90,33 +91,49 @@ timed = lambda do |argv, &while_running|
   [wall, user + sys, largest, peak&.call, status]
 end
 
-# argv twice: once timed alone, once with the tree's memory sampled. The
-# sampler reads every process's smaps_rollup 50 times a second, a fifth of a
-# core: on 2 cores, beside a report that reads with 2 processes, it would
-# slow the very thing it measures. [wall, CPU, largest kB, tree's peak kB, status].
-measure = lambda do |argv|
-  wall, cpu, largest, _, status = timed.call(argv)
-  tree = timed.call(argv) { |pid| tree_rss.call(pid) }[3]
-  [wall, cpu, largest, tree, status]
-end
+# The tree's memory peak of argv, in a run of its own: the sampler reads
+# every process's smaps_rollup 50 times a second, a fifth of a core, and on 2
+# cores beside a report that reads with 2 processes it would slow the very
+# thing the timed runs measure.
+tree_peak = ->(argv) { timed.call(argv) { |pid| tree_rss.call(pid) }[3] }
 
 lines = File.foreach(path).count - 1
 header = File.open(path, &:gets).bytesize
 readers = Ractorbench::Store::SplitRead.readers(File.size(path) - header)
+rounds = Integer(ENV.fetch("ROUNDS", "3"))
 puts format("RUNS=%d: %d run lines, file %.0f MB (header %.1f MB, the plan of every run); Ruby %s; load average %s",
   runs, lines, File.size(path) / 1e6, header / 1e6, RUBY_VERSION, File.read("/proc/loadavg").split.first(3).join(" "))
-report = lambda do |what, (wall, cpu, largest, tree, status)|
-  puts format("%-34s %6.2f s wall, %6.2f s CPU, peak %5.0f MB largest process, %5.0f MB whole tree%s", what, wall, cpu,
-    largest / 1024, tree / 1024, status.success? ? "" : "  (exit #{status.exitstatus})")
+show = lambda do |what, (wall, cpu, largest, _, status), tree = nil|
+  puts format("%-34s %6.2f s wall, %6.2f s CPU, peak %5.0f MB largest process%s%s", what, wall, cpu, largest / 1024,
+    tree ? format(", %5.0f MB whole tree", tree / 1024) : "", status.success? ? "" : "  (exit #{status.exitstatus})")
   wall
 end
 floor_script = File.join(__dir__, "big_report", "floor.rb")
-floor = report.call("floor: JSON.parse, 1 process", measure.call([RbConfig.ruby, floor_script, path, "1"]))
-forked = report.call("floor: JSON.parse, #{readers} processes", measure.call([RbConfig.ruby, floor_script, path, readers.to_s]))
-formats.each do |format|
+floor_argv = [RbConfig.ruby, floor_script, path, "1"]
+forked_argv = [RbConfig.ruby, floor_script, path, readers.to_s]
+show.call("floor: JSON.parse, #{readers} processes", timed.call(forked_argv), tree_peak.call(forked_argv))
+# The machine's speed drifts by a third over minutes (a shared host): each
+# round times the floor and then each report, and a ratio is taken within a
+# round; the answer is their median, with the rounds' range.
+ratios = Hash.new { |h, k| h[k] = [] }
+reports = formats.map do |format|
   out = File.join(cache, "report.#{format || "default"}")
-  argv = [RbConfig.ruby, exe, "report", path, *(format ? ["--format", format] : []), "-o", out, "--force"]
-  wall = report.call("report#{format && " --format #{format}"}", measure.call(argv))
-  puts format("  report / floor: %.2f (1 process), %.2f (%d processes)", wall / floor, wall / forked, readers)
+  ["report#{format && " --format #{format}"}",
+    [RbConfig.ruby, exe, "report", path, *(format ? ["--format", format] : []), "-o", out, "--force"]]
+end
+rounds.times do |round|
+  floor = show.call("round #{round + 1}: floor, 1 process", timed.call(floor_argv))
+  reports.each do |what, argv|
+    wall = show.call("round #{round + 1}: #{what}", timed.call(argv))
+    ratios[what] << wall / floor
+    puts format("  report / floor: %.2f", wall / floor)
+  end
+end
+reports.each do |what, argv|
+  sorted = ratios[what].sort
+  median = sorted[sorted.size / 2]
+  median = (sorted[sorted.size / 2 - 1] + median) / 2 if sorted.size.even?
+  show.call("#{what}, memory", timed.call(argv), tree_peak.call(argv))
+  puts format("%s / floor (1 process): median %.2f of %d rounds, from %.2f to %.2f", what, median, sorted.size, sorted.first, sorted.last)
 end
 puts "load average after: #{File.read("/proc/loadavg").split.first(3).join(" ")}"
