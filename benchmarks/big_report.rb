@@ -20,7 +20,8 @@
 # memory, Pss, summed, sampled every 20 ms in a second run, so that the
 # sampling does not slow the timed one), and report ÷ floor. The goal: within 2×
 # the one-process floor and under 300 MB. ROUNDS (3) rounds of floor then
-# report, each ratio taken within its round.
+# report, each ratio taken within its round; BEFORE=dir times another
+# checkout's report beside this one's.
 require "json"
 require "fileutils"
 require "rbconfig"
@@ -116,10 +117,14 @@ show.call("floor: JSON.parse, #{readers} processes", timed.call(forked_argv), tr
 # round times the floor and then each report, and a ratio is taken within a
 # round; the answer is their median, with the rounds' range.
 ratios = Hash.new { |h, k| h[k] = [] }
-reports = formats.map do |format|
-  out = File.join(cache, "report.#{format || "default"}")
-  ["report#{format && " --format #{format}"}",
-    [RbConfig.ruby, exe, "report", path, *(format ? ["--format", format] : []), "-o", out, "--force"]]
+# BEFORE=dir: the same reports by another checkout's ractorbench (the code
+# before a change), in the same rounds.
+trees = {"" => exe}
+trees[" (#{File.basename(ENV["BEFORE"])})"] = File.join(ENV["BEFORE"], "exe", "ractorbench") if ENV["BEFORE"]
+reports = formats.product(trees.to_a).map do |format, (tree, command)|
+  out = File.join(cache, "report#{tree.delete("^a-z0-9")}.#{format || "default"}")
+  ["report#{format && " --format #{format}"}#{tree}",
+    [RbConfig.ruby, command, "report", path, *(format ? ["--format", format] : []), "-o", out, "--force"]]
 end
 rounds.times do |round|
   floor = show.call("round #{round + 1}: floor, 1 process", timed.call(floor_argv))
