@@ -29,49 +29,6 @@ class ForkedPartsTest < Minitest::Test
     refute_equal parent, answers[2].last
   end
 
-  # pull: parts taken one at a time, so a process held up takes fewer. The
-  # parent's first part waits (up to a minute) until the other process has
-  # done every other part: no clock decides who takes what.
-  def test_pulled_parts_go_to_the_process_that_is_free
-    parent = Process.pid
-    marks = File.join(@dir, "done")
-    Dir.mkdir(marks)
-    answers = Ractorbench::ForkedParts.pull((0...6).to_a, 2) do |part|
-      if Process.pid == parent
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 60
-        sleep 0.01 until Dir.children(marks).size >= 5 || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-      else
-        File.write(File.join(marks, part.to_s), "")
-      end
-      [part, Process.pid]
-    end
-    assert_equal (0...6).to_a, answers.map(&:first), "in the parts' order"
-    by = answers.group_by(&:last).transform_values(&:size)
-    assert_equal 1, by[parent], "the held-up parent took one part"
-    assert_equal [5], by.reject { |pid, _| pid == parent }.values, "the free process took the other five"
-  end
-
-  # Every forked puller dies on the part it took, after leaving a mark; the
-  # parent starts only once one has: those parts are done here, once each.
-  def test_what_a_dead_puller_took_is_done_here
-    parent = Process.pid
-    marks = File.join(@dir, "taken")
-    Dir.mkdir(marks)
-    answers = Ractorbench::ForkedParts.pull((0...6).to_a, 3) do |part|
-      if Process.pid == parent
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 60
-        sleep 0.01 until !Dir.empty?(marks) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-      else
-        File.write(File.join(marks, part.to_s), "")
-        Process.kill(:KILL, Process.pid)
-      end
-      [part * 10, Process.pid]
-    end
-    refute_empty Dir.children(marks), "a puller took a part and died"
-    assert_equal [0, 10, 20, 30, 40, 50], answers.map(&:first)
-    assert_equal [parent], answers.map(&:last).uniq, "every part done here in the end"
-  end
-
   # Rows made by three processes are the rows made by one, byte for byte;
   # the groups are cut into parts of about as many runs each.
   def test_a_reports_rows_in_parts_are_the_rows_made_in_one_process

@@ -30,43 +30,6 @@ module Ractorbench
       children.compact.each { |pid, io| abandon(pid, io) }
     end
 
-    # The block's answer for each part, in the parts' order, the parts
-    # taken one at a time by processes workers (this one and workers - 1
-    # forked) as each finishes the one before: a process that runs slower
-    # (a core the host shares, a stretch of costlier lines) takes fewer,
-    # where map's equal shares had the quick one wait for it. The parts go
-    # by number down a pipe, a 4-byte read each (one read of a pipe is
-    # whole). What a failed process took is done here after the others.
-    def pull(parts, workers, &work)
-      return parts.map(&work) if workers <= 1 || parts.size <= 1
-
-      numbers, queue = IO.pipe
-      queue.write(parts.each_index.map { |i| [i].pack("L") }.join) # a few bytes a part: within a pipe's buffer
-      queue.close
-      done = map(Array.new([workers, parts.size].min)) { take(numbers, parts, &work) }
-      numbers.close
-      answers = done.flatten(1).to_h
-      parts.each_index.map { |i| answers.fetch(i) { work.call(parts[i]) } }
-    ensure
-      numbers&.close unless numbers&.closed?
-      queue&.close unless queue&.closed?
-    end
-
-    # [[number, answer], ...] of the parts this process took.
-    def take(numbers, parts)
-      taken = []
-      while (number = next_number(numbers))
-        taken << [number, yield(parts[number])]
-      end
-      taken
-    end
-
-    def next_number(numbers)
-      numbers.sysread(4).unpack1("L")
-    rescue EOFError
-      nil
-    end
-
     def abandon(pid, io)
       io&.close
       return unless pid

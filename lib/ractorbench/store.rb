@@ -49,10 +49,9 @@ module Ractorbench
         [header, file.pos, file.size]
       end
       parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
-      # The first stretch's table is the file's own when it was read here,
-      # with its source; the others are joined onto it. A pipe's has no
-      # source to read back, and a table read by another process has a copy.
-      runs = (stream || parts.first.reader != Process.pid) ? RunTable.new(source).concat(parts.first.table) : parts.first.table
+      # The first stretch's table is the file's own (read here, with its
+      # source), the others joined onto it; a pipe's has no source to read back.
+      runs = stream ? RunTable.new(source).concat(parts.first.table) : parts.first.table
       skipped = []
       number = 1 # the header's line
       parts.each_with_index do |part, i|

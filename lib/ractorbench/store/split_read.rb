@@ -17,9 +17,6 @@ module Ractorbench
     module SplitRead
       PIECE = 32 * 1024 * 1024
       MAX_READERS = 8
-      # Stretches a reader takes, about, one after another (ForkedParts.pull):
-      # a reader on a slower core takes fewer, not the same share as the rest.
-      STRETCHES = 2
 
       module_function
 
@@ -43,7 +40,7 @@ module Ractorbench
 
       # [LineRange::Result] of the stretches of from...to, in file order.
       def read(path, from, to, source, readers)
-        ranges = ranges(path, from, to, (readers <= 1) ? 1 : [readers * STRETCHES, (to - from) / PIECE].min.clamp(readers..))
+        ranges = ranges(path, from, to, readers)
         # What the header cost (a big one is a line of a hundred megabytes)
         # is not the readers' to share and copy.
         SpareMemory.settle if ranges.size > 1
@@ -51,16 +48,16 @@ module Ractorbench
 
         # Each reader's garbage freed before its table goes down the pipe or
         # the others' are loaded beside it.
-        ForkedParts.pull(ranges, readers) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
+        ForkedParts.map(ranges) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
       end
 
-      # [from, to] pairs that cut from...to at line starts into count stretches.
-      def ranges(path, from, to, count)
-        return [[from, to]] if count <= 1 || to - from < count
+      # [from, to] pairs that cut from...to at line starts.
+      def ranges(path, from, to, readers)
+        return [[from, to]] if readers <= 1 || to - from < readers
 
         # Each cut at the end of the line its guess fell in.
         cuts = File.open(path, "rb") do |file|
-          (1...count).map { |k| BoundedLines.next_line_start(file, from + (to - from) * k / count, to) }
+          (1...readers).map { |k| BoundedLines.next_line_start(file, from + (to - from) * k / readers, to) }
         end
         ([from] + cuts + [to]).each_cons(2).reject { |a, b| a >= b }
       end
