@@ -22,10 +22,7 @@ module Ractorbench
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
           out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
-          crashed = analysis.crashed_runs
-          crashed.first(LISTED).each { |r| out << "  FAILED #{r["id"]}: #{r["reason"]}" }
-          out << "  FAILED: #{Plural.count(crashed.size - LISTED, "more run")} (--format json lists every one)" if crashed.size > LISTED
-          out
+          out.concat(listed(analysis.crashed_runs, "FAILED") { |r| "  FAILED #{r["id"]}: #{r["reason"]}" })
         end
 
         # Most runs disturbed by other programs: no figure of this file
@@ -44,14 +41,16 @@ module Ractorbench
             workload, jobs, params = d.key
             ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{", #{params}" unless params.empty?}): expected #{d.expected}; " \
               "these runs differ and are excluded from the statistics:"] +
-              d.runs.first(LISTED).map { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" } + more_wrong(d.runs.size)
+              listed(d.runs, "WRONG", " with another digest") { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" }
           end
         end
 
-        def more_wrong(count)
-          return [] if count <= LISTED
+        # The first LISTED runs, a line each (the block's), then how many more.
+        def listed(runs, label, what = "")
+          lines = runs.first(LISTED).map { |r| yield r }
+          return lines if runs.size <= LISTED
 
-          ["  WRONG: #{Plural.count(count - LISTED, "more run")} with another digest (--format json lists every one)"]
+          lines << "  #{label}: #{Plural.count(runs.size - LISTED, "more run")}#{what} (--format json lists every one)"
         end
       end
     end
