@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "libc"
+
 module Ractorbench
   # Memory a big read freed, handed back to the system. A process that
   # folds a million run lines frees most of what it allocated, but glibc's
@@ -20,7 +22,7 @@ module Ractorbench
 
     # After a full GC: the pages malloc holds free, returned.
     def trim
-      @trim = find_trim if @trim.nil?
+      @trim = LibC.function("malloc_trim", [:size_t], :int) || false if @trim.nil?
       @trim&.call(0)
       nil
     end
@@ -47,13 +49,6 @@ module Ractorbench
 
       @major = count
       trim
-    end
-
-    def find_trim
-      require "fiddle"
-      Fiddle::Function.new(Fiddle.dlopen(nil)["malloc_trim"], [Fiddle::TYPE_SIZE_T], Fiddle::TYPE_INT)
-    rescue LoadError, Fiddle::DLError, NameError
-      false
     end
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../libc"
+
 module Ractorbench
   module Measure
     # While a child runs, this process is a child subreaper (Linux
@@ -37,13 +39,7 @@ module Ractorbench
       def prctl
         return @prctl if defined?(@prctl)
 
-        @prctl = begin
-          require "fiddle"
-          function = Fiddle::Handle::DEFAULT["prctl"]
-          Fiddle::Function.new(function, [Fiddle::TYPE_INT] + [Fiddle::TYPE_LONG] * 4, Fiddle::TYPE_INT)
-        rescue LoadError, StandardError # no fiddle, no prctl in this libc
-          nil
-        end
+        @prctl = LibC.function("prctl", [:int] + [:long] * 4, :int)
       end
     end
   end

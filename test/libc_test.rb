@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require "open3"
+require "rbconfig"
+
+# LibC finds a C function through Fiddle, or says there is none. Each case
+# runs in a child Ruby that has not loaded Fiddle yet, as a report has not
+# when it first trims.
+class LibCTest < Minitest::Test
+  LIB = File.expand_path("../lib", __dir__)
+
+  def child(script)
+    Open3.capture3(RbConfig.ruby, "-I", LIB, "-r", "ractorbench/libc", "-r", "ractorbench/spare_memory", "-e", script)
+  end
+
+  def test_a_function_libc_has_is_called
+    skip "glibc's" unless RUBY_PLATFORM.match?(/linux(-gnu)?\z/)
+
+    out, err, status = child(<<~RUBY)
+      p Ractorbench::LibC.function("getpid", [], :int).call == Process.pid
+      p Ractorbench::LibC.function("no_such_function_here", [:int], :int)
+    RUBY
+    assert status.success?, err
+    assert_equal "true\nnil\n", out
+  end
+
+  # A Ctrl-C inside `require "fiddle"` stays a Ctrl-C: it once became a
+  # NameError (the rescue named a Fiddle constant not yet defined) and the
+  # report it stopped exited 1, not 130. The Interrupt is raised where the
+  # signal landed, inside the require.
+  def test_an_interrupt_while_fiddle_loads_stays_an_interrupt
+    _, err, status = child(<<~RUBY)
+      module Kernel
+        alias_method :plain_require, :require
+        def require(name) = name == "fiddle" ? raise(Interrupt) : plain_require(name)
+      end
+      begin
+        Ractorbench::SpareMemory.trim
+      rescue Interrupt
+        exit 42
+      end
+    RUBY
+    assert_equal 42, status.exitstatus, err
+  end
+end
