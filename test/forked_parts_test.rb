@@ -18,6 +18,17 @@ class ForkedPartsTest < Minitest::Test
     assert_equal 4, pids.uniq.size, "each other part in a process of its own"
   end
 
+  # A big file's readers leave their garbage in their own processes: with
+  # here: false no part is done by the caller (while none fails).
+  def test_here_false_forks_every_part
+    parent = Process.pid
+    answers = Ractorbench::ForkedParts.map([1, 2, 3], here: false) { |part| [part, Process.pid] }
+    assert_equal [1, 2, 3], answers.map(&:first)
+    pids = answers.map(&:last)
+    refute_includes pids, parent
+    assert_equal 3, pids.uniq.size
+  end
+
   def test_a_part_whose_process_dies_is_done_here
     parent = Process.pid
     answers = Ractorbench::ForkedParts.map([1, 2, 3]) do |part|

@@ -102,8 +102,10 @@ class PackedListTest < Minitest::Test
     end
   end
 
-  # A reader's list joined onto another's (a big file read in parts): the
-  # bytes taken as they are where both pack alike, else value by value.
+  # A reader's list joined onto another's (a big file read in parts): kept
+  # as it is, its values after these; values appended later go after both,
+  # and never into the list joined on (another's); a joined list goes
+  # through Marshal (to a report's forked rows) and is joined again.
   def test_lists_joined_read_back_as_one
     random = Random.new(7)
     parts = [
@@ -117,8 +119,15 @@ class PackedListTest < Minitest::Test
       list = filled(a, random)
       other = Marshal.load(Marshal.dump(filled(b, random)))
       list.concat(other)
-      assert_reads_back a + b, list, "#{a.first(2).inspect}... + #{b.first(2).inspect}..."
-      assert_same_value b, other.to_a, "the list joined on is unchanged"
+      where = "#{a.first(2).inspect}... + #{b.first(2).inspect}..."
+      assert_reads_back a + b, list, where
+      later = Array.new(random.rand(0..70)) { AWKWARD.sample(random: random) }
+      later.each_slice(7).with_index { |slice, i| i.even? ? list.concat(slice) : slice.each { |v| list << v } }
+      list.skip(2)
+      list.trim
+      assert_same_value b, other.to_a, "#{where}: the list joined on is unchanged"
+      again = Marshal.load(Marshal.dump(list)).concat(filled(a, random))
+      assert_reads_back a + b + later + [MISSING] * 2 + a, again, "#{where}, appended, handed over, joined again"
     end
   end
 

@@ -24,7 +24,9 @@ module SameRuns
     when Hash
       assert_equal expected.keys, actual.keys, where
       expected.each { |k, v| assert_same_value(v, actual[k], "#{where}.#{k}") }
-    when Array then expected.zip(actual).each_with_index { |(e, a), i| assert_same_value(e, a, "#{where}[#{i}]") }
+    when Array
+      assert_equal expected.size, actual.size, "#{where}: how many"
+      expected.zip(actual).each_with_index { |(e, a), i| assert_same_value(e, a, "#{where}[#{i}]") }
     when Float then assert_equal [expected].pack("G"), [actual].pack("G"), "#{where}: #{expected} against #{actual}"
     when nil then assert_nil actual, where
     else assert_equal expected, actual, where

@@ -16,16 +16,20 @@ module Ractorbench
     # never nil or false: those mean a child that failed). Interrupted
     # (Ctrl-C, SIGTERM, an error here), it ends every child still working
     # before it returns: none works on for a caller that is gone.
-    def map(parts, &work)
+    # here: false forks the first part too, so that what the work leaves
+    # behind (a reader's garbage, its heap grown and holed) is never this
+    # process's; this one only takes the answers in.
+    def map(parts, here: true, &work)
       children = []
-      parts.drop(1).each { |part| children << spawn(part, &work) }
-      mine = work.call(parts.first)
-      answers = parts.drop(1).each_with_index.map do |part, i|
+      forked = here ? parts.drop(1) : parts
+      forked.each { |part| children << spawn(part, &work) }
+      mine = here ? [work.call(parts.first)] : []
+      answers = forked.each_with_index.map do |part, i|
         answer = collect(*children[i])
         children[i] = nil # reaped
         answer || work.call(part)
       end
-      [mine] + answers
+      mine + answers
     ensure
       children.compact.each { |pid, io| abandon(pid, io) }
     end
@@ -64,7 +68,9 @@ module Ractorbench
       return nil unless pid
 
       answer = begin
-        Marshal.load(io) # rubocop:disable Security/MarshalLoad -- our own child's
+        # Read whole first: loaded from the pipe a few bytes at a time, the
+        # answer's Strings were strewn among the reads' garbage.
+        Marshal.load(io.read) # rubocop:disable Security/MarshalLoad -- our own child's
       rescue IOError, TypeError, ArgumentError # EOFError too: a child that died
         nil
       end

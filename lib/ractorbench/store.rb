@@ -49,13 +49,14 @@ module Ractorbench
         [header, file.pos, file.size]
       end
       parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
-      # The first stretch's table is the file's own (read here, with its
-      # source), the others joined onto it; a pipe's has no source to read back.
-      runs = stream ? RunTable.new(source).concat(parts.first.table) : parts.first.table
+      # One stretch's table is the file's own (read here, with its source);
+      # stretches read by other processes, and a pipe's (no source to read
+      # back), are joined onto a table of the file's.
+      runs = (parts.size == 1 && !stream) ? parts.first.table : RunTable.new(source)
+      parts.each { |part| runs.concat(part.table) unless runs.equal?(part.table) }
       skipped = []
       number = 1 # the header's line
-      parts.each_with_index do |part, i|
-        runs.concat(part.table) unless i.zero?
+      parts.each do |part|
         skipped.concat(part.skipped.map { |n, why| [number + n, why] })
         number += part.lines
       end

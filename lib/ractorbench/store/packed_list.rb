@@ -14,6 +14,10 @@ module Ractorbench
       # aside as it is (a run without the field, a null, 1 among 1.0s); a
       # list of values with no packing, or with too many aside, is a plain
       # Array again. Reading back never differs from what was appended.
+      # Another list appended (a reader's part of a big file) is joined as
+      # it is, not copied: its values follow these (#joined). Copying a
+      # million runs' bytes onto the first part's left the process that
+      # joined them holding both, and the holes where each had been.
       class PackedList
         # Values wait in an Array and are packed this many at a time: a
         # batch is checked and packed by a few calls in C, not a call a
@@ -39,16 +43,21 @@ module Ractorbench
           @aside_rows = @aside_values = NONE
           @batch = []
           @plain = nil
+          # Lists joined after these values, and the one of them this list
+          # made to append to (the others are another's, never written to).
+          @joined = @end = nil
           concat(values) if values
         end
 
-        def size = @plain ? @plain.size : @count + @batch.size
+        def size = own_size + (@joined ? @joined.sum(&:size) : 0)
         alias_method :length, :size
 
         def empty? = size.zero?
 
         def <<(value)
-          if @plain
+          if @joined
+            writable_end << value
+          elsif @plain
             @plain << value
           else
             @batch = [] if @batch.frozen?
@@ -62,7 +71,9 @@ module Ractorbench
         def concat(values)
           return join(values) if values.is_a?(PackedList)
 
-          if @plain
+          if @joined
+            writable_end.concat(values)
+          elsif @plain
             @plain.concat(values)
           else
             @batch = [] if @batch.frozen?
@@ -73,30 +84,26 @@ module Ractorbench
         end
 
         def [](index)
-          return @plain[index] if @plain
-
           index += size if index.negative?
-          return nil if index.negative? || index >= size
-          return @batch[index - @count] if index >= @count
+          return nil if index.negative?
+          return own(index) if index < own_size
 
-          aside = @aside_rows.bsearch_index { |row| row >= index }
-          return @aside_values[aside] if aside && @aside_rows[aside] == index
+          index -= own_size
+          @joined&.each do |list|
+            return list[index] if index < list.size
 
-          @packing.decode_one(@bytes.unpack1(@format, offset: index * @width))
+            index -= list.size
+          end
+          nil
         end
 
         def last = self[-1]
 
         # Every value, in a new Array, a missing field's MISSING as missing.
         def to_a(missing = MISSING)
-          return given(@plain.dup, missing) if @plain
-
-          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats), missing)
-          @aside_rows.each_with_index do |row, i|
-            value = @aside_values[i]
-            list[row] = MISSING.equal?(value) ? missing : value
-          end
-          list.concat(given(@batch.dup, missing))
+          list = own_values(missing)
+          @joined&.each { |other| list.concat(other.to_a(missing)) }
+          list
         end
 
         def values_at(*indexes) = Packing.pick(to_a, indexes)
@@ -108,6 +115,8 @@ module Ractorbench
         # they are set aside as they are packed. A table codes them (a
         # failure's reason is missing from most runs).
         def skip(count)
+          return writable_end.skip(count) && self if @joined
+
           unless @plain || @packing.nil? || @packing.code(MISSING)
             (@skipped ||= []) << [@batch.size, count]
           end
@@ -131,17 +140,20 @@ module Ractorbench
             @bytes = String.new(@bytes, capacity: @bytes.bytesize)
             @batch = NONE if @batch.empty?
           end
+          @joined&.each(&:trim)
           self
         end
 
-        # The packed bytes go as they are, not value by value.
+        # The packed bytes go as they are, not value by value; lists
+        # joined go as lists.
         def marshal_dump
           pack unless @plain
-          @plain ? [@plain] : [@packing&.key, @width, @count, @bytes, @aside_rows, @aside_values, @batch]
+          [@joined, *(@plain ? [@plain] : [@packing&.key, @width, @count, @bytes, @aside_rows, @aside_values, @batch])]
         end
 
-        def marshal_load(state)
+        def marshal_load((joined, *state))
           initialize
+          @joined = joined
           return @plain = state.first if state.size == 1
 
           key, width, @count, @bytes, @aside_rows, @aside_values, @batch = state
@@ -153,18 +165,7 @@ module Ractorbench
           use_width(width)
         end
 
-        protected
-
-        attr_reader :packing, :width, :count, :aside_rows, :aside_values
-
-        def plain? = !@plain.nil?
-
-        def packed? = !@plain && @batch.empty?
-
-        def codes = @count.zero? ? [] : @bytes.unpack(@formats)
-
-        # The packed bytes with every code width bytes long.
-        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack(MANY.fetch(format_of(width)))
+        private
 
         # The batch into the packed bytes, when it has a packing.
         def pack
@@ -183,35 +184,45 @@ module Ractorbench
           plain! if @aside_rows.size > BATCH && @aside_rows.size * 4 > @count
         end
 
-        private
+        # Values appended before any list was joined.
+        def own_size = @plain ? @plain.size : @count + @batch.size
 
-        # other's values after these: its bytes as they are when both pack
-        # the same way, else value by value.
+        def own(index)
+          return @plain[index] if @plain
+          return @batch[index - @count] if index >= @count
+
+          aside = @aside_rows.bsearch_index { |row| row >= index }
+          return @aside_values[aside] if aside && @aside_rows[aside] == index
+
+          @packing.decode_one(@bytes.unpack1(@format, offset: index * @width))
+        end
+
+        def own_values(missing)
+          return given(@plain.dup, missing) if @plain
+
+          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats), missing)
+          @aside_rows.each_with_index do |row, i|
+            value = @aside_values[i]
+            list[row] = MISSING.equal?(value) ? missing : value
+          end
+          list.concat(given(@batch.dup, missing))
+        end
+
+        # other's values after these, other kept as it is.
         def join(other)
-          pack unless @plain
-          other.pack unless other.plain?
-          return concat(other.to_a) unless joinable?(other)
-
-          @packing ||= other.packing
-          shift = @count
-          if other.packing.equal?(@packing)
-            widen([@width, other.width].max)
-            @bytes << other.bytes_at(@width)
-            @count += other.count
-          else
-            # Another table: its codes through a map of its values to ours.
-            codes = @packing.translated(other.packing, other.codes) or return concat(other.to_a)
-            append(codes)
-          end
-          unless other.aside_rows.empty?
-            writable_aside
-            @aside_rows.concat(other.aside_rows.map { |row| row + shift })
-            @aside_values.concat(other.aside_values)
-          end
+          (@joined ||= []) << other
           self
         end
 
-        def joinable?(other) = !@plain && @batch.empty? && other.packed? && !other.packing.nil?
+        # Where appends go once lists are joined: a list of this one's own
+        # after them, never one of theirs.
+        def writable_end
+          @joined << (@end = PackedList.new) unless @end && @joined.last.equal?(@end)
+          @end
+        end
+
+        # The packed bytes with every code width bytes long.
+        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack(MANY.fetch(format_of(width)))
 
         # The batch's codes, nil for runs skipped (coded with a stand-in).
         def batch_codes
@@ -275,7 +286,7 @@ module Ractorbench
         # Values aside stay aside (a 0 in their place); nil when some other
         # value has no code in packing (then the list is plain).
         def repack(packing)
-          codes = packing.codes(to_a.first(@count))
+          codes = packing.codes(own_values(MISSING).first(@count))
           @aside_rows.each { |row| codes[row] = 0 }
           return plain! && nil unless Packing.complete?(codes)
 
@@ -304,7 +315,7 @@ module Ractorbench
         end
 
         def plain!
-          @plain = to_a
+          @plain = own_values(MISSING)
           @skipped = nil
           @packing = nil
           @bytes = nil

@@ -46,9 +46,6 @@ module Ractorbench
         # A value every list of this packing codes (PackedList#skip).
         def stand_in = 0
 
-        # Codes of other's made codes of this packing's, or nil.
-        def translated(_other, _their_codes) = nil
-
         # codes back into values, in place (missing: what a table gives for MISSING).
         def decode(codes, _missing = MISSING) = codes
 

@@ -41,14 +41,16 @@ module Ractorbench
       # [LineRange::Result] of the stretches of from...to, in file order.
       def read(path, from, to, source, readers)
         ranges = ranges(path, from, to, readers)
-        # What the header cost (a big one is a line of a hundred megabytes)
-        # is not the readers' to share and copy.
-        SpareMemory.settle if ranges.size > 1
         return [LineRange.read(path, *ranges.first, source, to)] if ranges.size == 1
 
-        # Each reader's garbage freed before its table goes down the pipe or
-        # the others' are loaded beside it.
-        ForkedParts.map(ranges) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
+        # What the header cost (a big one is a line of a hundred megabytes)
+        # is not the readers' to share and copy.
+        SpareMemory.settle
+        # Every stretch read by a process of its own, this one only joining
+        # their tables: reading leaves a heap grown and holed by a million
+        # lines' garbage, and this process holds every run for the whole
+        # report. Each reader's garbage freed before its table goes down the pipe.
+        ForkedParts.map(ranges, here: false) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
       end
 
       # [from, to] pairs that cut from...to at line starts.

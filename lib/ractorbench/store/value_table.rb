@@ -61,15 +61,6 @@ module Ractorbench
             end
           end
 
-          # Another table's codes (a reader's part of a big file) as this
-          # one's, in C: only its few values are looked up here.
-          def translated(other, their_codes)
-            return nil unless other.is_a?(Table)
-
-            mapping = codes(other.key)
-            Packing.complete?(mapping) ? Packing.pick(mapping, their_codes) : nil
-          end
-
           def decode(codes, missing = MISSING)
             return Packing.pick(@values, codes) if missing.equal?(MISSING)
 
