@@ -77,7 +77,7 @@ module Ractorbench
       # other's runs after these (same configuration, a later stretch of the file).
       def concat(other)
         settle
-        other.settled
+        other.settled(trim: false) # a reader's, through Marshal: every list just its size
         base = @size
         fields = other.fields
         # Planned ids are kept as a mark that means "label/repN": other's must
@@ -94,13 +94,17 @@ module Ractorbench
 
       # Every column complete and trimmed, the fast path dropped: ready to
       # be kept, handed over (Marshal) or appended to another.
-      def settled
+      # trim: false leaves the spare room of what is about to be handed
+      # over (Marshal writes what is there, not the room).
+      def settled(trim: true)
         settle
         @fast = nil
         @paths = {}
         @settled = nil
-        @fields.each_value(&:trim)
-        @offsets.trim
+        if trim
+          @fields.each_value(&:trim)
+          @offsets.trim
+        end
         self
       end
 

@@ -90,10 +90,10 @@ module Ractorbench
       end
 
       # Every Columns complete (see Columns#settled).
-      def settled
-        @columns.each(&:settled)
-        @indexes.trim
-        @rows.trim
+      def settled(trim: true)
+        @columns.each { |columns| columns.settled(trim: trim) }
+        @indexes.trim if trim
+        @rows.trim if trim
         self
       end
 

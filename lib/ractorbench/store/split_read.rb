@@ -50,7 +50,9 @@ module Ractorbench
         # their tables: reading leaves a heap grown and holed by a million
         # lines' garbage, and this process holds every run for the whole
         # report. Each reader's garbage freed before its table goes down the pipe.
-        ForkedParts.map(ranges, here: false) { |range| LineRange.read(path, *range, source, to).tap { SpareMemory.release } }
+        ForkedParts.map(ranges, here: false) do |range|
+          LineRange.read(path, *range, source, to, handed_over: true).tap { SpareMemory.release }
+        end
       end
 
       # [from, to] pairs that cut from...to at line starts.
