@@ -58,9 +58,11 @@ module Ractorbench
         pipes = Pipes.new
         cpu_before = Process.times
         started = now
-        pid = Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
-          :in => pipes.spec_r, :out => pipes.out_w, :err => pipes.err_w, 3 => pipes.result_w,
-          :pgroup => true, :unsetenv_others => true, **Limits.spawn_options)
+        pid = ProcessTree.spawn_own do
+          Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
+            :in => pipes.spec_r, :out => pipes.out_w, :err => pipes.err_w, 3 => pipes.result_w,
+            :pgroup => true, :unsetenv_others => true, **Limits.spawn_options)
+        end
         tree.adopt(pid)
         pipes.spawned(spec)
         waiter = Thread.new { [Process.wait2(pid).last, now] }

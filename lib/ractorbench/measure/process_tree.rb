@@ -26,8 +26,21 @@ module Ractorbench
       PASSES = 50
       @own = {}
       @lock = Mutex.new
+      @spawning = Mutex.new
 
       class << self
+        # Starts a child (the block spawns it and gives its pid) and marks
+        # it our own before any tree looks for orphans: a child another
+        # thread had just spawned (the probes of `ractorbench rubies` run
+        # side by side) was taken for a run's orphan, killed and reaped,
+        # and that thread's wait for it failed (ECHILD).
+        def spawn_own
+          @spawning.synchronize { yield.tap { |pid| own!(pid) } }
+        end
+
+        # The block's look at our children, while none is being started.
+        def among_children(&block) = @spawning.synchronize(&block)
+
         # Children this process started on purpose (each run's child, the
         # watchdog, the sentinel): never taken for a run's orphans.
         def own?(pid) = @lock.synchronize { @own.key?(pid) } || [Watchdog.pid, Sentinel.pid].include?(pid)
@@ -109,8 +122,10 @@ module Ractorbench
       # and below each orphan of ours that started after it, in its cgroup,
       # or carrying its mark.
       def members(pid)
-        table = ProcTable.snapshot
-        orphans = table.values.select { |e| e.ppid == Process.pid && e.started >= @started && !self.class.own?(e.pid) }
+        table, orphans = self.class.among_children do
+          table = ProcTable.snapshot
+          [table, table.values.select { |e| e.ppid == Process.pid && e.started >= @started && !self.class.own?(e.pid) }]
+        end
         found = ProcTable.below(table, [pid] + orphans.map(&:pid))
         found += (@cgroup&.pids || []).filter_map { |p| table[p] }
         found += ProcTable.marked(@mark).filter_map { |p| table[p] }
