@@ -1,8 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
-require "open3"
-require "rbconfig"
 
 # Children launched side by side (`ractorbench rubies` probes every Ruby at
 # once): one run's tree once took another thread's child, spawned a moment
@@ -10,7 +8,7 @@ require "rbconfig"
 # failed (ECHILD; seen once under CI on 4.0.0). The script makes the moment
 # long (a pause after each spawn), in a Ruby of its own.
 class ConcurrentLaunchTest < Minitest::Test
-  LIB = File.expand_path("../lib", __dir__)
+  include CLIHelper
 
   SCRIPT = <<~RUBY
     require "ractorbench"
@@ -32,7 +30,7 @@ class ConcurrentLaunchTest < Minitest::Test
   RUBY
 
   def test_children_launched_side_by_side_are_each_their_own_runs
-    out, err, status = Open3.capture3(RbConfig.ruby, "-I", LIB, "-e", SCRIPT)
+    out, err, status = ruby_script(SCRIPT).to_a
     assert status.success?, err
     assert_equal "0", out.strip, "probes that failed: #{err}"
   end

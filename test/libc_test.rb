@@ -1,18 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
-require "open3"
-require "rbconfig"
 
 # LibC finds a C function through Fiddle, or says there is none. Each case
 # runs in a child Ruby that has not loaded Fiddle yet, as a report has not
 # when it first trims.
 class LibCTest < Minitest::Test
-  LIB = File.expand_path("../lib", __dir__)
+  include CLIHelper
 
-  def child(script)
-    Open3.capture3(RbConfig.ruby, "-I", LIB, "-r", "ractorbench/libc", "-r", "ractorbench/spare_memory", "-e", script)
-  end
+  def child(script) = ruby_script(script, "ractorbench/libc", "ractorbench/spare_memory").to_a
 
   def test_a_function_libc_has_is_called
     skip "glibc's" unless RUBY_PLATFORM.match?(/linux(-gnu)?\z/)

@@ -1,14 +1,12 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
-require "open3"
-require "rbconfig"
 
 # A big read frees most of what it allocated; SpareMemory hands it back to
 # the system (glibc's malloc_trim), which free alone does not. Measured in a
 # child Ruby of its own, by its resident memory, not by a clock.
 class SpareMemoryTest < Minitest::Test
-  LIB = File.expand_path("../lib", __dir__)
+  include CLIHelper
 
   SCRIPT = <<~RUBY
     require "ractorbench/spare_memory"
@@ -27,7 +25,7 @@ class SpareMemoryTest < Minitest::Test
   def test_freed_memory_goes_back_to_the_system
     skip "malloc_trim is glibc's" unless RUBY_PLATFORM.match?(/linux(-gnu)?\z/) && File.exist?("/proc/self/status")
 
-    out, err, status = Open3.capture3(RbConfig.ruby, "-I", LIB, "-e", SCRIPT)
+    out, err, status = ruby_script(SCRIPT).to_a
     assert status.success?, err
     freed, trimmed = out.split.map(&:to_i)
     assert_operator freed, :>, 150, "the buffers were resident (#{freed} MB)"
@@ -35,7 +33,7 @@ class SpareMemoryTest < Minitest::Test
   end
 
   def test_settle_and_release_leave_the_heap_working
-    out, err, status = Open3.capture3(RbConfig.ruby, "-I", LIB, "-e", <<~RUBY)
+    out, err, status = ruby_script(<<~RUBY).to_a
       require "ractorbench/spare_memory"
       a = Array.new(10_000) { |i| "v\#{i}" }
       Ractorbench::SpareMemory.settle

@@ -39,6 +39,13 @@ module CLIHelper
 
   def fixture(name) = File.join(FIXTURES, name)
 
+  # Ruby code run by a Ruby of its own, with the gem's lib on its load path
+  # and the given libraries required first.
+  def ruby_script(script, *requires)
+    out, err, status = Open3.capture3(RbConfig.ruby, "-I", File.join(ROOT, "lib"), *requires.flat_map { |r| ["-r", r] }, "-e", script)
+    Result.new(out, err, status)
+  end
+
   # try's diagnoses wrap prose at 100 columns under a 9-column label; joined
   # again, a sentence can be matched whole.
   def unwrapped(text) = text.gsub(/\n {9}(?! )/, " ")

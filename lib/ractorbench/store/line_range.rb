@@ -28,14 +28,13 @@ module Ractorbench
       CHUNK = 1 << 20
       NEWLINE = /\n/
 
-      # file_size: where the file ended when reading began. handed_over:
-      # the table goes down a pipe, so its lists are not trimmed first (a
-      # copy of every one, 25 MB for half a million runs, at the very
-      # moment a reader holds most).
-      def self.read(path, from, to, source, file_size, handed_over: false)
+      # file_size: where the file ended when reading began. trim: false for
+      # a table about to go down a pipe (trimming copies every list, 25 MB
+      # for half a million runs, at the very moment a reader holds most).
+      def self.read(path, from, to, source, file_size, trim: true)
         File.open(path, "rb") do |file|
           file.seek(from)
-          new(file, from, to, source, file_size).result(trim: !handed_over)
+          new(file, from, to, source, file_size).result(trim: trim)
         end
       end
 

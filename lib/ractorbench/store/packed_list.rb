@@ -221,9 +221,6 @@ module Ractorbench
           @end
         end
 
-        # The packed bytes with every code width bytes long.
-        def bytes_at(width) = (width == @width) ? @bytes : @bytes.unpack(@formats).pack(MANY.fetch(format_of(width)))
-
         # The batch's codes, nil for runs skipped (coded with a stand-in).
         def batch_codes
           return @packing.codes(@batch) unless @skipped
@@ -270,7 +267,7 @@ module Ractorbench
         def widen(width)
           return if width <= @width
 
-          @bytes = bytes_at(width) unless @count.zero?
+          @bytes = @bytes.unpack(@formats).pack(MANY.fetch(format_of(width))) unless @count.zero?
           use_width(width)
         end
 

@@ -51,7 +51,7 @@ module Ractorbench
         # lines' garbage, and this process holds every run for the whole
         # report. Each reader's garbage freed before its table goes down the pipe.
         ForkedParts.map(ranges, here: false) do |range|
-          LineRange.read(path, *range, source, to, handed_over: true).tap { SpareMemory.release }
+          LineRange.read(path, *range, source, to, trim: false).tap { SpareMemory.release }
         end
       end
 
