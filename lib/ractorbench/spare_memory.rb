@@ -27,18 +27,16 @@ module Ractorbench
       nil
     end
 
-    # Before forking from a big heap: a full GC, the objects moved together
-    # (GC.compact) and free pages returned, so a child's allocations land in
-    # pages of its own rather than in the holes of shared ones. Ruby 3.3's
-    # Process.warmup does all of this.
+    # Before forking from a big heap: a full GC and free pages returned; on
+    # 3.3 and later, Process.warmup, which also moves the objects together,
+    # so a child's allocations land in pages of its own rather than in the
+    # holes of shared ones. No GC.compact before 3.3: Ruby 3.1's crashed
+    # there once under CI ([BUG] Segmentation fault in GC, a test reading a
+    # big file in two readers).
     def settle
       return Process.warmup if Process.respond_to?(:warmup)
 
-      GC.start
-      GC.compact if GC.respond_to?(:compact)
-      trim
-    rescue NotImplementedError
-      trim
+      release
     end
 
     # Every full GC since the last call trimmed after (cheap: called a
