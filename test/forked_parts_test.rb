@@ -29,6 +29,30 @@ class ForkedPartsTest < Minitest::Test
     assert_equal 3, pids.uniq.size
   end
 
+  # An answer is taken in as soon as its child has it, not in the parts'
+  # order: the first part's child waits until the second's has been reaped
+  # (a zombie until the parent takes its answer), which in parts' order it
+  # never would be, and gives up after 20 s.
+  def test_an_answer_is_taken_in_when_it_is_ready_not_in_order
+    pid_file = File.join(@dir, "second.pid")
+    answers = Ractorbench::ForkedParts.map([1, 2], here: false) do |part|
+      next File.write(pid_file, Process.pid) && :second if part == 2
+
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
+      reaped = loop do
+        break false if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        next sleep(0.01) unless File.size?(pid_file)
+
+        Process.kill(0, Integer(File.read(pid_file)))
+        sleep 0.01
+      rescue Errno::ESRCH
+        break true
+      end
+      reaped ? :first_after_second_was_taken : :first_gave_up
+    end
+    assert_equal %i[first_after_second_was_taken second], answers
+  end
+
   def test_a_part_whose_process_dies_is_done_here
     parent = Process.pid
     answers = Ractorbench::ForkedParts.map([1, 2, 3]) do |part|

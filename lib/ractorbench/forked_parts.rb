@@ -24,12 +24,15 @@ module Ractorbench
       forked = here ? parts.drop(1) : parts
       forked.each { |part| children << spawn(part, &work) }
       mine = here ? [work.call(parts.first)] : []
-      answers = forked.each_with_index.map do |part, i|
-        answer = collect(*children[i])
+      answers = []
+      # Taken in as each child starts to write, not in the parts' order:
+      # loading one answer (half a big file's table) overlaps another
+      # child's work, instead of waiting on a slower first child.
+      while (i = next_ready(children))
+        answers[i] = collect(*children[i])
         children[i] = nil # reaped
-        answer || work.call(part)
       end
-      mine + answers
+      mine + forked.each_with_index.map { |part, j| answers[j] || work.call(part) }
     ensure
       children.compact.each { |pid, io| abandon(pid, io) }
     end
@@ -60,6 +63,20 @@ module Ractorbench
       reader&.close
       writer&.close unless writer&.closed?
       [nil, nil]
+    end
+
+    # The index of a child whose answer has begun to arrive (or who ended
+    # without one), nil when none is left; a child never forked (fork
+    # refused) is ready at once.
+    def next_ready(children)
+      waiting = children.each_index.select { |i| children[i] }
+      return nil if waiting.empty?
+
+      unforked = waiting.find { |i| children[i].first.nil? }
+      return unforked if unforked
+
+      ready, = IO.select(waiting.map { |i| children[i].last })
+      children.index { |child| child && child.last.equal?(ready.first) }
     end
 
     # The child's answer (nil if it failed), once it has ended; interrupted,
