@@ -105,7 +105,8 @@ module Ractorbench
         def initialize(regexp, texts, rep)
           @regexp = regexp
           @rep = rep
-          @texts = texts.map { |text| [*text, {}] }
+          @texts = texts.each_with_index.map { |text, at| [*text, {}, at] }
+          @found = Array.new(texts.size)
         end
 
         # The varying fields of the rest of the line at scanner's position
@@ -119,12 +120,18 @@ module Ractorbench
           id_rep = captures.shift
           return nil unless id_rep == captures[@rep]
 
-          values = JSON.parse("[#{captures.join(",")}]")
-          @texts.each do |j, key, kind, shared|
+          # A text is looked up by its JSON text, and only one not seen
+          # before is parsed: a million runs' digests and job lists are a
+          # few texts, and hashing a String is cheaper than parsing it and
+          # hashing what it parses to.
+          @texts.each do |j, key, kind, shared, at|
             shared.clear if shared.size > SHARED
-            text = values[j]
-            values[j] = shared.fetch(text) { shared[text] = RunRecord.field(key, text, kind).freeze }
+            raw = captures[j]
+            @found[at] = shared.fetch(raw) { shared[raw] = RunRecord.field(key, JSON.parse(raw), kind).freeze }
+            captures[j] = "null"
           end
+          values = JSON.parse("[#{captures.join(",")}]")
+          @texts.each { |j, *, at| values[j] = @found[at] }
           values
         end
       end
