@@ -142,6 +142,21 @@ class RunTableTest < Minitest::Test
     assert_equal 1, one.readers
   end
 
+  # A big file's readers are at work before its header is parsed: a first
+  # line that is no ractorbench header is one clear error all the same, and
+  # ends every reader (none left reading, none left a zombie).
+  def test_readers_started_before_a_bad_header_are_ended_with_it
+    lines = many_runs(4, 50).map { |r| JSON.generate(r) }
+    path = File.join(@dir, "other.jsonl")
+    File.write(path, ([JSON.generate({"type" => "header", "tool" => "another tool"})] + lines).join("\n") + "\n")
+    children = -> { Dir["/proc/#{Process.pid}/task/*/children"].flat_map { |f| File.read(f).split } }
+    before = children.call
+    error = assert_raises(Ractorbench::UsageError) { Ractorbench::Store.read(path, readers: 2) }
+    assert_match(/other.jsonl is not a ractorbench results file/, error.message)
+    assert_equal before, children.call, "no reader left behind"
+    assert_equal 2, Ractorbench::Store.read(write(many_runs(4, 50)), readers: 2).readers, "the same file with a header: two readers"
+  end
+
   # Fields a report computes with are checked like the others: a seq that
   # is not a number, a memory or GC figure of the wrong type or past any run's
   # (sums of it would not be finite), a time under a nanosecond (a ratio over

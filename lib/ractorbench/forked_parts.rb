@@ -19,22 +19,49 @@ module Ractorbench
     # here: false forks the first part too, so that what the work leaves
     # behind (a reader's garbage, its heap grown and holed) is never this
     # process's; this one only takes the answers in.
-    def map(parts, here: true, &work)
-      children = []
-      forked = here ? parts.drop(1) : parts
-      forked.each { |part| children << spawn(part, &work) }
-      mine = here ? [work.call(parts.first)] : []
-      answers = []
-      # Taken in as each child starts to write, not in the parts' order:
-      # loading one answer (half a big file's table) overlaps another
-      # child's work, instead of waiting on a slower first child.
-      while (i = next_ready(children))
-        answers[i] = collect(*children[i])
-        children[i] = nil # reaped
+    def map(parts, here: true, &work) = start(parts, here: here, &work).answers
+
+    # The children forked and working, their answers taken later (Started#answers):
+    # the caller does something else meanwhile (a big file's header is
+    # parsed while its readers read). Whoever starts must take the answers
+    # or abandon the children.
+    def start(parts, here: true, &work) = Started.new(parts, here, work)
+
+    # Parts whose children are at work.
+    class Started
+      def initialize(parts, here, work)
+        @parts = parts
+        @here = here
+        @work = work
+        @forked = here ? parts.drop(1) : parts
+        @children = []
+        @forked.each { |part| @children << ForkedParts.spawn(part, &work) }
+      rescue Exception # rubocop:disable Lint/RescueException -- interrupted while forking: none is left working
+        abandon
+        raise
       end
-      mine + forked.each_with_index.map { |part, j| answers[j] || work.call(part) }
-    ensure
-      children.compact.each { |pid, io| abandon(pid, io) }
+
+      # Every part's answer, in the parts' order (see ForkedParts.map).
+      def answers
+        mine = @here ? [@work.call(@parts.first)] : []
+        answers = []
+        # Taken in as each child starts to write, not in the parts' order:
+        # loading one answer (half a big file's table) overlaps another
+        # child's work, instead of waiting on a slower first child.
+        while (i = ForkedParts.next_ready(@children))
+          answers[i] = ForkedParts.collect(*@children[i])
+          @children[i] = nil # reaped
+        end
+        mine + @forked.each_with_index.map { |part, j| answers[j] || @work.call(part) }
+      ensure
+        abandon
+      end
+
+      # Every child still working ended.
+      def abandon
+        @children.compact.each { |pid, io| ForkedParts.abandon(pid, io) }
+        @children.clear
+      end
     end
 
     def abandon(pid, io)

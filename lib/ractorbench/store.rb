@@ -38,17 +38,23 @@ module Ractorbench
     # of planned runs in the file, checked but not kept (HeaderPlan).
     def read(path, readers: nil, plan: true)
       source = Source.new(path)
-      header, body, size, stream = open_results(path) do |file|
-        first, problem = BoundedLines.first_line(file)
-        raise UsageError, "#{path} is not a ractorbench results file (#{problem})" if problem
-
-        header = parse_header(path, first&.force_encoding(Encoding::UTF_8), plan: plan)
+      stream = nil
+      header, parts = open_results(path) do |file|
+        # A big file's readers are at work before its header is parsed
+        # (a plan of a million runs is most of a second of parsing). A
+        # header that does not parse ends them.
+        reading = start_reading(path, file, source, readers) if file.stat.file?
+        header = read_header(path, file, plan)
         # A pipe or a device (report /dev/stdin) is read as it comes, once.
-        next [header, nil, nil, LineRange.read_stream(file)] unless file.stat.file?
+        next [header, [stream = LineRange.read_stream(file)]] unless reading
 
-        [header, file.pos, file.size]
+        # What parsing the header left (a big one, hundreds of megabytes)
+        # handed back before the readers' tables come in.
+        SpareMemory.release
+        [header, reading.answers]
+      ensure
+        reading&.abandon
       end
-      parts = stream ? [stream] : SplitRead.read(path, body, size, source, SplitRead.readers(size - body, readers))
       # One stretch's table is the file's own (read here, with its source);
       # stretches read by other processes, and a pipe's (no source to read
       # back), are joined onto a table of the file's.
@@ -75,6 +81,25 @@ module Ractorbench
       skipped.first(shown).each { |number, why| lines << "skipped line #{number} of #{path}: #{why}" }
       lines << "skipped #{skipped.size - shown} more damaged lines of #{path}" if skipped.size > shown
       lines
+    end
+
+    # The reading of a file's run lines begun (SplitRead.start), from the
+    # end of its first line; file is left at its start.
+    def start_reading(path, file, source, readers)
+      size = file.size
+      body = BoundedLines.next_line_start(file, 0, [size, BoundedLines::HEADER + 1].min)
+      file.seek(0)
+      SplitRead.start(path, body, size, source, SplitRead.readers(size - body, readers))
+    end
+
+    # The header of the file at its start, the file then past it. A method
+    # of its own: the line (a hundred megabytes with a big plan) is garbage
+    # once it returns, not held while the runs are read.
+    def read_header(path, file, plan)
+      first, problem = BoundedLines.first_line(file)
+      raise UsageError, "#{path} is not a ractorbench results file (#{problem})" if problem
+
+      parse_header(path, first&.force_encoding(Encoding::UTF_8), plan: plan)
     end
 
     def open_results(path, &block)

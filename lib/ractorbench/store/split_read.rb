@@ -16,6 +16,12 @@ module Ractorbench
     # bytes, one process reads.
     module SplitRead
       PIECE = 32 * 1024 * 1024
+
+      # A stretch read by this process, when its answers are asked for.
+      Alone = Struct.new(:read) do
+        def answers = read.call
+        def abandon = nil
+      end
       MAX_READERS = 8
 
       module_function
@@ -38,19 +44,21 @@ module Ractorbench
 
       def chosen = Integer(ENV["RACTORBENCH_READERS"], exception: false)
 
-      # [LineRange::Result] of the stretches of from...to, in file order.
-      def read(path, from, to, source, readers)
+      # The reading of from...to begun: forked readers are at work when it
+      # returns, while a lone reader reads when its answers are asked for.
+      # Its answers: [LineRange::Result] of the stretches, in file order;
+      # abandon: every reader still at work ended.
+      def start(path, from, to, source, readers)
         ranges = ranges(path, from, to, readers)
-        return [LineRange.read(path, *ranges.first, source, to)] if ranges.size == 1
+        return Alone.new(-> { [LineRange.read(path, *ranges.first, source, to)] }) if ranges.size == 1
 
-        # What the header cost (a big one is a line of a hundred megabytes)
-        # is not the readers' to share and copy.
-        SpareMemory.settle
+        # Forked before the header is read (Store.read): a big header, a
+        # line of a hundred megabytes, is never the readers' to share.
         # Every stretch read by a process of its own, this one only joining
         # their tables: reading leaves a heap grown and holed by a million
         # lines' garbage, and this process holds every run for the whole
         # report. Each reader's garbage freed before its table goes down the pipe.
-        ForkedParts.map(ranges, here: false) do |range|
+        ForkedParts.start(ranges, here: false) do |range|
           LineRange.read(path, *range, source, to, trim: false).tap { SpareMemory.release }
         end
       end
