@@ -55,10 +55,11 @@ module Ractorbench
       ensure
         reading&.abandon
       end
-      # One stretch's table is the file's own (read here, with its source);
-      # stretches read by other processes, and a pipe's (no source to read
-      # back), are joined onto a table of the file's.
-      runs = (parts.size == 1 && !stream) ? parts.first.table : RunTable.new(source)
+      # The first stretch's table is the file's, its lines read back from
+      # this source (a forked reader's came with a copy), and the later ones
+      # are joined onto it; a pipe's has no lines to read back and is joined
+      # onto a table of the file's.
+      runs = stream ? RunTable.new(source) : parts.first.table.read_from(source)
       parts.each { |part| runs.concat(part.table) unless runs.equal?(part.table) }
       skipped = []
       number = 1 # the header's line

@@ -150,6 +150,12 @@ module Ractorbench
 
       def view(row) = RunView.new(self, row)
 
+      # The runs' lines read back from source (the same file's, RunTable#read_from).
+      def read_from(source)
+        @source = source
+        self
+      end
+
       def views(rows = nil) = (rows || (0...@size)).map { |row| view(row) }
 
       def offset(row) = @offsets[row]

@@ -116,6 +116,17 @@ module Ractorbench
 
       def last = self[-1]
 
+      # These runs as read from source: their lines read back from it, and
+      # other tables of its file joined onto this one as onto its own (a
+      # forked reader's table comes through Marshal with a copy of its source).
+      def read_from(source)
+        return self if source.equal?(@source)
+
+        @columns.each { |columns| columns.read_from(source) }
+        marshal_load(marshal_dump.tap { |state| state[0] = source })
+        self
+      end
+
       # A forked reader hands its table back through a pipe (SplitRead), the
       # runs' order packed as it is kept. The lookups are rebuilt from the columns.
       def marshal_dump = [@source, @columns, @indexes, @rows]
