@@ -114,16 +114,9 @@ module Ractorbench
       answer = begin
         # Read whole first: loaded from the pipe a few bytes at a time, the
         # answer's Strings were strewn among the reads' garbage.
-        bytes = io.read
-        # No GC while loading: everything loaded lives on, and marking
-        # what was loaded so far (half a big file's runs) again and again
-        # was a fifth of taking it in.
-        GC.disable
-        Marshal.load(bytes) # rubocop:disable Security/MarshalLoad -- our own child's
+        Marshal.load(io.read) # rubocop:disable Security/MarshalLoad -- our own child's
       rescue IOError, TypeError, ArgumentError # EOFError too: a child that died
         nil
-      ensure
-        GC.enable
       end
       io.close
       Process.wait(pid)
