@@ -45,12 +45,21 @@ module Ractorbench
       def answers
         mine = @here ? [@work.call(@parts.first)] : []
         answers = []
-        # Taken in as each child starts to write, not in the parts' order:
-        # loading one answer (half a big file's table) overlaps another
-        # child's work, instead of waiting on a slower first child.
-        while (i = ForkedParts.next_ready(@children))
-          answers[i] = ForkedParts.collect(*@children[i])
-          @children[i] = nil # reaped
+        bytes = Hash.new { |h, i| h[i] = "".b }
+        # Every pipe drained as its child writes, all of them at once, and an
+        # answer loaded as soon as it is whole: the children write side by
+        # side and end sooner (their memory with them), and loading one
+        # answer overlaps another child's work, whatever order they end in.
+        while (ready = ForkedParts.readable(@children))
+          ready.each do |i|
+            pid, io = @children[i]
+            chunk = pid && io.read_nonblock(CHUNK, exception: false)
+            next if chunk == :wait_readable
+            next bytes[i] << chunk if chunk
+
+            answers[i] = ForkedParts.finish(pid, io, bytes.delete(i))
+            @children[i] = nil # reaped
+          end
         end
         mine + @forked.each_with_index.map { |part, j| answers[j] || @work.call(part) }
       ensure
@@ -92,35 +101,32 @@ module Ractorbench
       [nil, nil]
     end
 
-    # The index of a child whose answer has begun to arrive (or who ended
-    # without one), nil when none is left; a child never forked (fork
-    # refused) is ready at once.
-    def next_ready(children)
+    CHUNK = 1 << 20
+
+    # The indexes of children whose pipes have something to read (or who
+    # ended), nil when none is left; a child never forked (fork refused)
+    # is ready at once.
+    def readable(children)
       waiting = children.each_index.select { |i| children[i] }
       return nil if waiting.empty?
 
-      unforked = waiting.find { |i| children[i].first.nil? }
-      return unforked if unforked
+      unforked = waiting.select { |i| children[i].first.nil? }
+      return unforked unless unforked.empty?
 
       ready, = IO.select(waiting.map { |i| children[i].last })
-      children.index { |child| child && child.last.equal?(ready.first) }
+      ready.map { |io| children.index { |child| child&.last.equal?(io) } }
     end
 
-    # The child's answer (nil if it failed), once it has ended; interrupted,
-    # it leaves the child to map's ensure.
-    def collect(pid, io)
-      return nil unless pid
-
-      answer = begin
-        # Read whole first: loaded from the pipe a few bytes at a time, the
-        # answer's Strings were strewn among the reads' garbage.
-        Marshal.load(io.read) # rubocop:disable Security/MarshalLoad -- our own child's
-      rescue IOError, TypeError, ArgumentError # EOFError too: a child that died
-        nil
-      end
-      io.close
-      Process.wait(pid)
-      answer
+    # The answer in a child's bytes (nil if it failed: no bytes, or not
+    # whole), once the child has ended. Loaded from the bytes read whole:
+    # loaded from the pipe a few bytes at a time, the answer's Strings were
+    # strewn among the reads' garbage.
+    def finish(pid, io, bytes)
+      io&.close
+      Process.wait(pid) if pid
+      Marshal.load(bytes) if bytes # rubocop:disable Security/MarshalLoad -- our own child's
+    rescue TypeError, ArgumentError # a child that died mid-answer
+      nil
     end
   end
 end
