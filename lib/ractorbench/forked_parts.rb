@@ -46,6 +46,7 @@ module Ractorbench
         mine = @here ? [@work.call(@parts.first)] : []
         answers = []
         bytes = Hash.new { |h, i| h[i] = "".b }
+        chunk = "".b # one buffer for every read: half a big file's table is 28 reads of a megabyte
         # Every pipe drained as its child writes, all of them at once, and an
         # answer loaded as soon as it is whole: the children write side by
         # side and end sooner (their memory with them), and loading one
@@ -53,9 +54,9 @@ module Ractorbench
         while (ready = ForkedParts.readable(@children))
           ready.each do |i|
             pid, io = @children[i]
-            chunk = pid && io.read_nonblock(CHUNK, exception: false)
-            next if chunk == :wait_readable
-            next bytes[i] << chunk if chunk
+            read = pid && io.read_nonblock(CHUNK, chunk, exception: false)
+            next if read == :wait_readable
+            next bytes[i] << read if read
 
             answers[i] = ForkedParts.finish(pid, io, bytes.delete(i))
             @children[i] = nil # reaped
@@ -127,6 +128,8 @@ module Ractorbench
       Marshal.load(bytes) if bytes # rubocop:disable Security/MarshalLoad -- our own child's
     rescue TypeError, ArgumentError # a child that died mid-answer
       nil
+    ensure
+      bytes&.clear # handed back now, not at the next GC: tens of megabytes while the next child's come in
     end
   end
 end
