@@ -161,11 +161,10 @@ module Ractorbench
       # Which runs succeeded, failed, were unsupported or disturbed. Runs
       # other programs disturbed stay in the file and out of the figures; a
       # configuration that has nothing else keeps them, and gives no verdict
-      # (all_disturbed?).
-      # Rows are found by their few exceptions (a failed, unsupported, wrong
-      # or disturbed run), each looked for in C (rows_where), and the rest
-      # taken by difference: a million runs in a thousand configurations, a
-      # pass a row for each kind was half a second of report.
+      # (all_disturbed?). Rows are found by their few exceptions (a failed,
+      # unsupported, wrong or disturbed run), each looked for in C
+      # (rows_where), and the rest taken by difference: a pass a row for each
+      # kind was half a second of report on a million runs.
       def sort_rows(wrong)
         statuses = columns.values("status")
         by_status = (statuses.uniq - ["ok"]).to_h { |status| [status, rows_where(statuses, status)] }
@@ -173,7 +172,7 @@ module Ractorbench
         @unsupported_rows = by_status["unsupported"] || []
         @failed_rows = wrong.empty? ? @crashed_rows : (@crashed_rows | wrong.keys).sort
         not_ok = by_status.values.flatten(1) | wrong.keys
-        succeeded = not_ok.empty? ? (0...columns.size).to_a : (0...columns.size).to_a - not_ok
+        succeeded = (0...columns.size).to_a - not_ok
         @succeeded_count = succeeded.size
         @disturbed_any_rows = rows_where(columns.values("disturbed"), true)
         @disturbed_count = @disturbed_any_rows.size

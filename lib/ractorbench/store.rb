@@ -38,20 +38,19 @@ module Ractorbench
     # of planned runs in the file, checked but not kept (HeaderPlan).
     def read(path, readers: nil, plan: true)
       source = Source.new(path)
-      stream = nil
-      header, parts = open_results(path) do |file|
+      header, parts, stream = open_results(path) do |file|
         # A big file's readers are at work before its header is parsed
         # (a plan of a million runs is most of a second of parsing). A
         # header that does not parse ends them.
         reading = start_reading(path, file, source, readers) if file.stat.file?
         header = read_header(path, file, plan)
         # A pipe or a device (report /dev/stdin) is read as it comes, once.
-        next [header, [stream = LineRange.read_stream(file)]] unless reading
+        next [header, [LineRange.read_stream(file)], true] unless reading
 
         # What parsing the header left (a big one, hundreds of megabytes)
         # handed back before the readers' tables come in.
         SpareMemory.release
-        [header, reading.answers]
+        [header, reading.answers, false]
       ensure
         reading&.abandon
       end

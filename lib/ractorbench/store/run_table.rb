@@ -123,7 +123,7 @@ module Ractorbench
         return self if source.equal?(@source)
 
         @columns.each { |columns| columns.read_from(source) }
-        marshal_load(marshal_dump.tap { |state| state[0] = source })
+        marshal_load([source, @columns, @indexes, @rows]) # its lookups rebuilt for this source
         self
       end
 
