@@ -86,6 +86,27 @@ class ForkedPartsTest < Minitest::Test
     assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
   end
 
+  # A forked part's rows leave their garbage collected as they go, every
+  # so many runs (the heap it shares does not grow for it): the same rows,
+  # and a collection each time the count of runs passes a multiple. With
+  # the heap's own collections off, only those asked for are counted.
+  def test_rows_made_in_a_part_collect_their_garbage_every_so_many_runs
+    samples = (1..4).to_h { |w| [["prime", "threads", w, 10, "ruby"], SyntheticResults.draws(20, median: 0.01 * w, seed: w)] }
+    analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)))
+    groups = Ractorbench::Analysis::Rows.groups(analysis)
+    assert_equal [20] * 4, groups.map { |g| g.columns.size }
+    begin
+      GC.disable
+      before = GC.count
+      rows = Ractorbench::Analysis::Rows.made(groups, analysis.header, every: 30)
+      collected = GC.count - before
+    ensure
+      GC.enable
+    end
+    assert_equal 2, collected, "runs 20, 40, 60, 80: past 30 at the 2nd group and past 60 at the 3rd"
+    assert_equal Marshal.dump(groups.map { |g| Ractorbench::Analysis::Row.for(g, analysis.header) }), Marshal.dump(rows)
+  end
+
   # What decides making rows in parts is the work: many runs, or many runs
   # whose speedup intervals are resampled (fewer than 100 a side), not
   # merely many runs whose intervals come from order statistics.
