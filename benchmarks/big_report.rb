@@ -64,22 +64,31 @@ end
 
 # The peak, over the life of pid and its descendants, of their memory
 # summed (kB), sampled: each process's proportional share (Pss), so that
-# pages a forked reader still shares with its parent count once.
+# pages a forked reader still shares with its parent count once. Also the
+# peak after the readers are gone (the report's tree, under GNU time, back
+# to one process once it had three or more): [whole, after reading].
 tree_rss = lambda do |pid|
   rss = ->(p) { File.read("/proc/#{p}/smaps_rollup")[/^Pss:\s+(\d+)/, 1].to_i }
   children = ->(p) { Dir["/proc/#{p}/task/*/children"].flat_map { |f| File.read(f).split.map(&:to_i) } }
   tree = ->(p) { [p] + children.call(p).flat_map { |c| tree.call(c) } }
-  peak = 0
+  peak = after = 0
+  readers = read = false
   sampler = Thread.new do
     loop do
-      peak = [peak, tree.call(pid).sum { |p| rss.call(p) }].max
+      pids = tree.call(pid)
+      total = pids.sum { |p| rss.call(p) }
+      report = pids.size - 1 # GNU time's own process left out
+      readers ||= report >= 3
+      read ||= readers && report == 1
+      peak = [peak, total].max
+      after = [after, total].max if read
     rescue SystemCallError
       nil # a process ended between the listing and the reading
     ensure
       sleep 0.02
     end
   end
-  -> { sampler.kill.join && peak }
+  -> { sampler.kill.join && [peak, after] }
 end
 
 # Runs argv under GNU time: [wall s, CPU s, largest process's peak kB, status].
@@ -105,8 +114,10 @@ rounds = Integer(ENV.fetch("ROUNDS", "3"))
 puts format("RUNS=%d: %d run lines, file %.0f MB (header %.1f MB, the plan of every run); Ruby %s; load average %s",
   runs, lines, File.size(path) / 1e6, header / 1e6, RUBY_VERSION, File.read("/proc/loadavg").split.first(3).join(" "))
 show = lambda do |what, (wall, cpu, largest, _, status), tree = nil|
-  puts format("%-34s %6.2f s wall, %6.2f s CPU, peak %5.0f MB largest process%s%s", what, wall, cpu, largest / 1024,
-    tree ? format(", %5.0f MB whole tree", tree / 1024) : "", status.success? ? "" : "  (exit #{status.exitstatus})")
+  puts format("%-34s %6.2f s wall, %6.2f s CPU, peak %5.0f MB largest process%s%s%s", what, wall, cpu, largest / 1024,
+    tree ? format(", %5.0f MB whole tree", tree[0] / 1024) : "",
+    tree&.last&.positive? ? format(" (%.0f MB once the readers are gone)", tree[1] / 1024) : "",
+    status.success? ? "" : "  (exit #{status.exitstatus})")
   wall
 end
 floor_script = File.join(__dir__, "big_report", "floor.rb")
