@@ -142,6 +142,44 @@ class RunTableTest < Minitest::Test
     assert_equal 1, one.readers
   end
 
+  # Each reader folds its share of the configurations, whole, and passes
+  # over the others' lines: every configuration in exactly one reader's
+  # table, every reader given some, each counting every line of the file.
+  def test_each_reader_folds_a_share_of_the_configurations
+    path = write(many_runs(20, 30))
+    body = File.open(path, &:gets).bytesize
+    parts = Ractorbench::Store::SplitRead.start(path, body, File.size(path), Ractorbench::Store::Source.new(path), 2).answers
+    assert_equal 2, parts.map(&:reader).uniq.size, "two processes"
+    shares = parts.map { |part| part.table.columns.map(&:label) }
+    assert_empty shares[0] & shares[1], "no configuration in both"
+    assert_equal 20, shares.sum(&:size)
+    assert shares.all? { |labels| labels.size.between?(3, 17) }, "each reader a share: #{shares.map(&:size)}"
+    assert_equal [600, 600], parts.map(&:lines)
+    assert_equal 600, parts.sum { |part| part.table.size }
+    parts.each { |part| part.table.columns.each { |columns| assert_equal 30, columns.size, columns.label } }
+  end
+
+  # A run whose id names another configuration than its fields is folded
+  # by the reader its id's label belongs to, while the rest of its
+  # configuration may be another's: the two tables then cannot be merged run
+  # by run, and the file is read again by one reader, to the same runs.
+  def test_a_configuration_in_two_readers_tables_is_read_again_alone
+    runs = many_runs(6, 10)
+    labels = (1..6).map { |m| "prime/threads/w2/m#{m}/ruby" }
+    share = Ractorbench::Store::Share.new(0, 2)
+    mine, theirs = labels.partition { |label| share.owns?(label) }
+    skip "the six labels all hashed to one share" if mine.empty? || theirs.empty?
+    victim = runs.index { |run| run["id"].start_with?("#{mine.first}/") }
+    runs[victim]["id"] = "#{theirs.first}/rep#{runs[victim]["rep"]}"
+    path = write(runs)
+    one = Ractorbench::Store.read(path, readers: 1)
+    two = Ractorbench::Store.read(path, readers: 2)
+    assert_equal one.runs.map(&:to_h), two.runs.map(&:to_h)
+    assert_equal runs[victim]["id"], two.runs[victim].to_h["id"]
+    assert_equal 1, two.readers, "read again here"
+    assert_equal 2, Ractorbench::Store.read(write(many_runs(6, 10)), readers: 2).readers, "the same file with its ids planned"
+  end
+
   # A big file's readers are at work before its header is parsed: a first
   # line that is no ractorbench header is one clear error all the same, and
   # ends every reader (none left reading, none left a zombie).

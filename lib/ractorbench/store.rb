@@ -38,6 +38,7 @@ module Ractorbench
     # of planned runs in the file, checked but not kept (HeaderPlan).
     def read(path, readers: nil, plan: true)
       source = Source.new(path)
+      reading = nil
       header, parts, stream = open_results(path) do |file|
         # A big file's readers are at work before its header is parsed
         # (a plan of a million runs is most of a second of parsing). A
@@ -54,20 +55,18 @@ module Ractorbench
       ensure
         reading&.abandon
       end
-      # The first stretch's table is the file's, its lines read back from
-      # this source (a forked reader's came with a copy), and the later ones
-      # are joined onto it; a pipe's has no lines to read back and is joined
-      # onto a table of the file's.
-      runs = stream ? RunTable.new(source) : parts.first.table.read_from(source)
-      parts.each { |part| runs.concat(part.table) unless runs.equal?(part.table) }
-      skipped = []
-      number = 1 # the header's line
-      parts.each do |part|
-        skipped.concat(part.skipped.map { |n, why| [number + n, why] })
-        number += part.lines
+      # The readers' tables, of their shares of the configurations, merged
+      # into the file's order; a pipe's has no lines to read back and is
+      # joined onto a table of the file's.
+      runs = stream ? RunTable.new(source).concat(parts.first.table) : RunTable.new(source).merge(parts.map(&:table))
+      unless runs # a configuration in two shares (RunTable#merge): read again here, alone
+        parts = reading.alone.call
+        runs = parts.first.table.read_from(source)
       end
-      SpareMemory.release if parts.size > 1 # the other readers' tables, joined onto this one
-      Contents.new(path: path, header: header, runs: runs, truncated: parts.last.truncated, skipped: skipped,
+      # Every reader counts every line: a skipped line's number is the file's.
+      skipped = parts.flat_map { |part| part.skipped.map { |n, why| [1 + n, why] } }.sort_by(&:first) # 1: the header's line
+      SpareMemory.release if parts.size > 1 # the readers' tables, merged into this one
+      Contents.new(path: path, header: header, runs: runs, truncated: parts.any?(&:truncated), skipped: skipped,
         readers: parts.map(&:reader).uniq.size, templated: parts.sum(&:templated))
     end
 

@@ -160,6 +160,9 @@ module Ractorbench
 
       def offset(row) = @offsets[row]
 
+      # Where each run's line starts, row by row.
+      def line_offsets = @offsets.to_a
+
       # A run as it was written: its line read back from the file when that
       # line is still there, else what the columns kept (LAZY fields left out).
       def record(row)

@@ -5,6 +5,8 @@ require "strscan"
 require_relative "run_record"
 require_relative "run_table"
 require_relative "bounded_lines"
+require_relative "share"
+require_relative "../plan/configuration"
 require_relative "../spare_memory"
 
 module Ractorbench
@@ -20,6 +22,10 @@ module Ractorbench
     # its configuration's template takes (Columns::LineTemplate) is folded
     # from the buffer without becoming a String of its own; any other line
     # is cut out, parsed and folded field by field.
+    #
+    # With a Share, only the runs of that share's configurations are folded:
+    # the others are passed over unparsed when their id names them, and line
+    # numbers count every line, so that each reader's are the file's.
     class LineRange
       # reader: the process that read it; templated: how many of its lines
       # were folded by template.
@@ -31,18 +37,19 @@ module Ractorbench
       # file_size: where the file ended when reading began. trim: false for
       # a table about to go down a pipe (trimming copies every list, 25 MB
       # for half a million runs, at the very moment a reader holds most).
-      def self.read(path, from, to, source, file_size, trim: true)
+      def self.read(path, from, to, source, file_size, trim: true, share: nil)
         File.open(path, "rb") do |file|
           file.seek(from)
-          new(file, from, to, source, file_size).result(trim: trim)
+          new(file, from, to, source, file_size, share).result(trim: trim)
         end
       end
 
       # The rest of a pipe (report /dev/stdin): no offsets to read back from.
       def self.read_stream(io) = new(io, 0, Float::INFINITY, nil, Float::INFINITY).result
 
-      def initialize(file, from, to, source, file_size)
+      def initialize(file, from, to, source, file_size, share = nil)
         @file = file
+        @share = share
         @to = to
         @source = source
         @file_size = file_size
@@ -57,7 +64,8 @@ module Ractorbench
 
       def result(trim: true)
         rest = read_whole_lines
-        fold_line(rest, @offset) unless rest.empty? # a last line with no newline: cut, or the file's last
+        # A last line with no newline: cut, or the file's last.
+        fold_line(rest, @offset, owned: owner_named(StringScanner.new(rest.force_encoding(Encoding::UTF_8)))) unless rest.empty?
         Result.new(@table.settled(trim: trim), @skipped, @truncated, @number, Process.pid, @templated)
       end
 
@@ -82,7 +90,7 @@ module Ractorbench
 
       def skip_long_line(held)
         @number += 1
-        @skipped << [@number, "longer than #{BoundedLines::RUN_LINE / 1024 / 1024} MB, skipped unread"]
+        @skipped << [@number, "longer than #{BoundedLines::RUN_LINE / 1024 / 1024} MB, skipped unread"] if reports_unowned?
         @offset += held.bytesize
         @passing = true
         "".b
@@ -111,7 +119,7 @@ module Ractorbench
         # bad byte goes line by line, and the bad line is skipped.
         unless lines.valid_encoding?
           lines.each_line do |line|
-            fold_line(line, @offset)
+            fold_line(line, @offset, owned: owner_named(StringScanner.new(line)))
             @offset += line.bytesize
           end
           return
@@ -120,28 +128,68 @@ module Ractorbench
         scanner = StringScanner.new(lines)
         until scanner.eos?
           start = scanner.pos
-          if @table.add_scanned(scanner, @source && @offset + start)
+          label = scanner.skip(RunTable::RUN_START) && scanner[1]
+          owned = owns_label?(label)
+          if owned == false
+            scanner.skip_until(NEWLINE)
+            @number += 1
+          elsif label && @table.add_scanned(scanner, label, @source && @offset + start)
             @number += 1
             @templated += 1
           else
             scanner.pos = start
-            fold_line(scanner.scan_until(NEWLINE), @offset + start)
+            fold_line(scanner.scan_until(NEWLINE), @offset + start, owned: owned)
           end
         end
         @offset += lines.bytesize
       end
 
-      def fold_line(line, offset)
+      # owned: whether the line is this share's by the label its id names
+      # (nil: it names none, and its configuration says once it is parsed).
+      def fold_line(line, offset, owned: true)
         @number += 1
         record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
-        @table.add(record, @source && offset) if record # nil: another kind of line
+        return unless record # another kind of line
+        return if owned == false || (owned.nil? && !owns_configuration?(record))
+
+        @table.add(record, @source && offset)
       rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
         if !line.end_with?("\n") && (offset + line.bytesize >= @file_size || @file.eof?)
           @truncated = true
-        else
+        elsif owned || (owned.nil? && reports_unowned?)
           @skipped << [@number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
         end
       end
+
+      # Whether the line at scanner's position is this share's by the label
+      # its id names (owns_label?); the scanner is left where it was.
+      def owner_named(scanner)
+        return true unless @share
+        return nil unless scanner.string.valid_encoding? # no regular expression reads it; parsing tells
+
+        start = scanner.pos
+        label = scanner.skip(RunTable::RUN_START) && scanner[1]
+        scanner.pos = start
+        owns_label?(label)
+      end
+
+      # Whether a line whose id names label is this share's: always without
+      # a share; nil when it names none (its configuration says, once parsed).
+      def owns_label?(label)
+        return true unless @share
+
+        label && @share.owns?(label)
+      end
+
+      # A run named by no id: this share's when its configuration is.
+      def owns_configuration?(record)
+        RunRecord.validate(record) # a configuration is made only of checked names
+        @share.owns?(Plan::Configuration.of(record).label)
+      end
+
+      # A line no share's configuration claims (damage, an overlong line) is
+      # reported by the first share's reader alone.
+      def reports_unowned? = @share.nil? || @share.first?
     end
   end
 end

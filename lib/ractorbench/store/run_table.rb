@@ -62,15 +62,15 @@ module Ractorbench
         self
       end
 
-      # The run line at scanner's position, of a configuration already seen,
-      # folded without parsing when its Columns' template takes the rest of it
-      # (LineTemplate): true, the scanner past the line; or false with nothing
-      # changed but the scanner's position. The label in the id only says
-      # which template to try; the template checks every other field.
-      def add_scanned(scanner, offset)
-        return false unless scanner.skip(RUN_START)
-
-        index = @index_by_label[scanner[1]] or return false
+      # The run line at scanner's position, just past its start up to its
+      # id's repetition (RUN_START, whose label it names), of a configuration
+      # already seen, folded without parsing when its Columns' template takes
+      # the rest of it (LineTemplate): true, the scanner past the line; or
+      # false with nothing changed but the scanner's position. The label in
+      # the id only says which template to try; the template checks every
+      # other field.
+      def add_scanned(scanner, label, offset)
+        index = @index_by_label[label] or return false
         row = @columns[index].add_scanned(scanner, offset) or return false
         place(index, row)
         true
@@ -86,6 +86,44 @@ module Ractorbench
         @indexes.concat(Columns::Packing.pick(placed.map(&:first), theirs))
         bases = Columns::Packing.pick(placed.map(&:last), theirs)
         @rows.concat(other.rows.to_a.each_with_index.map { |row, i| row + bases[i] })
+        self
+      end
+
+      # The file's table of tables read from it by shares of its
+      # configurations (SplitRead), this one empty: their runs in file order
+      # (by their lines' offsets), each configuration where its first run
+      # is, every Columns taken as it is. One table is taken as the file's
+      # own. nil when a configuration is in two of the tables (an id that
+      # names another configuration than its fields), or a run has no offset:
+      # their runs cannot be placed one by one.
+      def merge(tables)
+        return tables.first.read_from(@source) if tables.size == 1
+
+        count = tables.size
+        keys = []
+        tables.each_with_index do |table, t|
+          offsets = table.read_from(@source).offsets_in_order or return nil
+          keys.concat(offsets.map! { |offset| offset * count + t })
+        end
+        # Sorted in C; each table's runs are already in file order, so the
+        # next of a table's runs is the one its cursor is at.
+        keys.sort!
+        indexes = tables.map { |table| table.indexes.to_a }
+        rows = tables.map { |table| table.rows.to_a }
+        placed = tables.map { |table| Array.new(table.columns.size) }
+        cursors = Array.new(count, 0)
+        merged_indexes = Array.new(keys.size)
+        merged_rows = Array.new(keys.size)
+        keys.each_with_index do |key, k|
+          t = key % count
+          i = cursors[t]
+          cursors[t] = i + 1
+          index = indexes[t][i]
+          merged_indexes[k] = placed[t][index] ||= adopt(tables[t].columns[index]) || (return nil)
+          merged_rows[k] = rows[t][i]
+        end
+        @indexes.concat(merged_indexes)
+        @rows.concat(merged_rows)
         self
       end
 
@@ -142,6 +180,14 @@ module Ractorbench
 
       attr_reader :indexes, :rows
 
+      # Where each run's line starts, in file order; nil if a run has none.
+      def offsets_in_order
+        offsets = @columns.map(&:line_offsets)
+        rows = @rows.to_a
+        placed = @indexes.to_a.each_with_index.map { |index, i| offsets[index][rows[i]] }
+        placed if placed.none?(nil)
+      end
+
       private
 
       # The next run in file order: row of the index-th configuration.
@@ -153,6 +199,14 @@ module Ractorbench
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
         @index_by_configuration[[configuration, source]] || register(Columns.new(configuration, source))
+      end
+
+      # columns of another table of this file as one of this one's; nil when
+      # this one has its configuration already.
+      def adopt(columns)
+        return nil if @index_by_configuration.key?([columns.configuration, columns.source])
+
+        register(columns)
       end
 
       # Appends columns and indexes them: by configuration and file, and by

@@ -1,19 +1,19 @@
 # frozen_string_literal: true
 
 require_relative "line_range"
-require_relative "bounded_lines"
+require_relative "share"
 require_relative "../measure/machine"
 require_relative "../forked_parts"
 require_relative "../spare_memory"
 
 module Ractorbench
   module Store
-    # A big results file read by several processes at once (ForkedParts):
-    # its run lines cut into stretches at line starts, each read into a
-    # RunTable of its own. Reading a million runs is work that shares
-    # nothing: the same answer as reading alone, in a fraction of the time on
-    # a machine with cores to spare. Without fork, or for a file under PIECE
-    # bytes, one process reads.
+    # A big results file read by several processes at once (ForkedParts),
+    # each reading every line and folding those of its Share of the
+    # configurations into a RunTable of its own. Reading a million runs is
+    # work that shares nothing: the same answer as reading alone, in a
+    # fraction of the time on a machine with cores to spare. Without fork,
+    # or for a file under PIECE bytes, one process reads.
     module SplitRead
       PIECE = 32 * 1024 * 1024
 
@@ -21,6 +21,7 @@ module Ractorbench
       Alone = Struct.new(:read) do
         def answers = read.call
         def abandon = nil
+        def alone = read
       end
       MAX_READERS = 8
 
@@ -46,32 +47,29 @@ module Ractorbench
 
       # The reading of from...to begun: forked readers are at work when it
       # returns, while a lone reader reads when its answers are asked for.
-      # Its answers: [LineRange::Result] of the stretches, in file order;
-      # abandon: every reader still at work ended.
+      # Its answers: [LineRange::Result], one a reader; abandon: every reader
+      # still at work ended; alone: [LineRange::Result] of the whole read
+      # here, for when the readers' tables cannot be merged (RunTable#merge).
       def start(path, from, to, source, readers)
-        ranges = ranges(path, from, to, readers)
-        return Alone.new(-> { [LineRange.read(path, *ranges.first, source, to)] }) if ranges.size == 1
+        alone = -> { [LineRange.read(path, from, to, source, to)] }
+        return Alone.new(alone) if readers <= 1
 
         # Forked before the header is read (Store.read): a big header, a
         # line of a hundred megabytes, is never the readers' to share.
-        # Every stretch read by a process of its own, this one only joining
+        # Every share read by a process of its own, this one only merging
         # their tables: reading leaves a heap grown and holed by a million
         # lines' garbage, and this process holds every run for the whole
         # report. Each reader's garbage freed before its table goes down the pipe.
-        ForkedParts.start(ranges, here: false) do |range|
-          LineRange.read(path, *range, source, to, trim: false).tap { SpareMemory.release }
+        started = ForkedParts.start((0...readers).map { |k| Share.new(k, readers) }, here: false) do |share|
+          LineRange.read(path, from, to, source, to, trim: false, share: share).tap { SpareMemory.release }
         end
+        Shared.new(started, alone)
       end
 
-      # [from, to] pairs that cut from...to at line starts.
-      def ranges(path, from, to, readers)
-        return [[from, to]] if readers <= 1 || to - from < readers
-
-        # Each cut at the end of the line its guess fell in.
-        cuts = File.open(path, "rb") do |file|
-          (1...readers).map { |k| BoundedLines.next_line_start(file, from + (to - from) * k / readers, to) }
-        end
-        ([from] + cuts + [to]).each_cons(2).reject { |a, b| a >= b }
+      # Forked readers at work, each on a share of the configurations.
+      Shared = Struct.new(:started, :alone) do
+        def answers = started.answers
+        def abandon = started.abandon
       end
     end
   end
