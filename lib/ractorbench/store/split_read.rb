@@ -17,7 +17,7 @@ module Ractorbench
     module SplitRead
       PIECE = 32 * 1024 * 1024
 
-      # A stretch read by this process, when its answers are asked for.
+      # The file read by this process alone, when its answers are asked for.
       Alone = Struct.new(:read) do
         def answers = read.call
         def abandon = nil
