@@ -39,26 +39,25 @@ module Ractorbench
     def read(path, readers: nil, plan: true)
       source = Source.new(path)
       reading = nil
-      header, parts, stream = open_results(path) do |file|
+      header, parts = open_results(path) do |file|
         # A big file's readers are at work before its header is parsed
         # (a plan of a million runs is most of a second of parsing). A
         # header that does not parse ends them.
         reading = start_reading(path, file, source, readers) if file.stat.file?
         header = read_header(path, file, plan)
         # A pipe or a device (report /dev/stdin) is read as it comes, once.
-        next [header, [LineRange.read_stream(file)], true] unless reading
+        next [header, [LineRange.read_stream(file)]] unless reading
 
         # What parsing the header left (a big one, hundreds of megabytes)
         # handed back before the readers' tables come in.
         SpareMemory.release
-        [header, reading.answers, false]
+        [header, reading.answers]
       ensure
         reading&.abandon
       end
       # The readers' tables, of their shares of the configurations, merged
-      # into the file's order; a pipe's has no lines to read back and is
-      # joined onto a table of the file's.
-      runs = stream ? RunTable.new(source).concat(parts.first.table) : RunTable.new(source).merge(parts.map(&:table))
+      # into the file's order (a lone reader's, or a pipe's, taken as it is).
+      runs = RunTable.new(source).merge(parts.map(&:table))
       unless runs # a configuration in two shares (RunTable#merge): read again here, alone
         parts = reading.alone.call
         runs = parts.first.table.read_from(source)

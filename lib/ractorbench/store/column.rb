@@ -97,35 +97,6 @@ module Ractorbench
           @length = row + values.size
         end
 
-        # Rows base...base + count take other's values (a reader's stretch of
-        # the file after this one's).
-        def concat(other, base, count)
-          # Nothing here yet: other's list is taken, not copied (a reader's
-          # table is dropped once joined; copying it doubled what a big file costs).
-          return adopt(other) if @values.nil? && @length.zero? && base.zero? && !other.constant?
-
-          if @values.nil? && other.constant?
-            if @length.zero? && base.zero?
-              @constant = other.constant
-              @length = other.length
-              return
-            end
-            if @length == base && other.length == count && Columns.same?(other.constant, @constant)
-              @length = base + count
-              return
-            end
-          end
-          materialize unless @values
-          pad(base)
-          @holes ||= other.holes? || (other.constant? && MISSING.equal?(other.constant) && other.length.positive?)
-          @values.concat(other.constant? ? Array.new(other.length, other.constant) : other.values)
-          @length = base + other.length
-        end
-
-        attr_reader :values
-
-        def holes? = @holes
-
         # A constant column that every row up to length has.
         def extend_to(length)
           @length = length
@@ -153,12 +124,6 @@ module Ractorbench
         end
 
         private
-
-        def adopt(other)
-          @values = other.values
-          @holes = other.holes?
-          @length = other.length
-        end
 
         # uniq in C, then same? for what eql? does not tell apart (-0.0).
         def all_constant?(values)

@@ -74,26 +74,8 @@ module Ractorbench
         (@size += 1) - 1
       end
 
-      # other's runs after these (same configuration, a later stretch of the file).
-      def concat(other)
-        settle
-        other.settled(trim: false) # a reader's, through Marshal: every list just its size
-        base = @size
-        fields = other.fields
-        # Planned ids are kept as a mark that means "label/repN": other's must
-        # be written out when its label is not this one (names told apart by
-        # same? but not by eql?: a parameter of -0.0 against 0.0).
-        fields = fields.merge("id" => other.ids_written_out) if fields.key?("id") && other.label != label
-        fields.each { |key, column| (@fields[key] ||= Column.new).concat(column, base, other.size) }
-        @offsets.concat(other.offsets)
-        @size += other.size
-        @fast = nil
-        @paths = {}
-        base
-      end
-
       # Every column complete and trimmed, the fast path dropped: ready to
-      # be kept, handed over (Marshal) or appended to another.
+      # be kept or handed over (Marshal).
       # trim: false leaves the spare room of what is about to be handed
       # over (Marshal writes what is there, not the room).
       def settled(trim: true)
@@ -107,12 +89,6 @@ module Ractorbench
         end
         self
       end
-
-      protected
-
-      attr_reader :fields, :offsets
-
-      public
 
       # A field of one run: nil when the run had no such field.
       def value(key, row)
@@ -184,11 +160,6 @@ module Ractorbench
       def planned_id(rep) = Plan::Configuration.run_id(label, rep)
 
       def label = @label ||= configuration.label
-
-      # The id column with every planned id written out.
-      def ids_written_out
-        Column.new.tap { |column| (0...@size).each { |row| column.set(row, raw("id", row)) } }
-      end
 
       private
 

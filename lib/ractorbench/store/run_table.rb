@@ -76,19 +76,6 @@ module Ractorbench
         true
       end
 
-      # other's runs after these: a later stretch of the same file.
-      def concat(other)
-        placed = other.columns.map do |columns|
-          index = index_for(columns.configuration, @source || columns.source)
-          [index, @columns[index].concat(columns)]
-        end
-        theirs = other.indexes.to_a
-        @indexes.concat(Columns::Packing.pick(placed.map(&:first), theirs))
-        bases = Columns::Packing.pick(placed.map(&:last), theirs)
-        @rows.concat(other.rows.to_a.each_with_index.map { |row, i| row + bases[i] })
-        self
-      end
-
       # The file's table of tables read from it by shares of its
       # configurations (SplitRead), this one empty: their runs in file order
       # (by their lines' offsets), each configuration where its first run
@@ -155,7 +142,7 @@ module Ractorbench
       def last = self[-1]
 
       # These runs as read from source: their lines read back from it, and
-      # other tables of its file joined onto this one as onto its own (a
+      # other tables of its file merged into this one as into its own (a
       # forked reader's table comes through Marshal with a copy of its source).
       def read_from(source)
         return self if source.equal?(@source)
