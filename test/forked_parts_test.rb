@@ -65,7 +65,8 @@ class ForkedPartsTest < Minitest::Test
   end
 
   # Rows made by three processes are the rows made by one, byte for byte;
-  # the groups are cut into parts of about as many runs each.
+  # the groups are dealt into parts of about as many runs each, and of as
+  # many of each model's runs (give or take a group of 18).
   def test_a_reports_rows_in_parts_are_the_rows_made_in_one_process
     samples = (1..12).flat_map do |w|
       %w[serial threads processes].map do |model|
@@ -81,7 +82,11 @@ class ForkedPartsTest < Minitest::Test
     groups = Ractorbench::Analysis::Rows.groups(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
     parts = Ractorbench::Analysis::Rows.parts(groups, 3)
     assert_equal 3, parts.size
-    assert_equal groups, parts.flatten(1), "every group once, in order"
+    assert_equal groups.map(&:object_id).sort, parts.flatten(1).map(&:object_id).sort, "every group once"
+    groups.map(&:model).uniq.each do |model|
+      of_model = parts.map { |part| part.select { |g| g.model == model }.sum { |g| g.columns.size } }
+      assert_operator of_model.max - of_model.min, :<=, 18, "#{model}'s runs dealt alike to every part: #{of_model}"
+    end
     runs = parts.map { |part| part.sum { |g| g.columns.size } }
     assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
   end
