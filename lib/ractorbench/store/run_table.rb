@@ -77,40 +77,25 @@ module Ractorbench
       end
 
       # The file's table of tables read from it by shares of its
-      # configurations (SplitRead), this one empty: their runs in file order
-      # (by their lines' offsets), each configuration where its first run
-      # is, every Columns taken as it is. One table is taken as the file's
-      # own. nil when a configuration is in two of the tables (an id that
-      # names another configuration than its fields), or a run has no offset:
-      # their runs cannot be placed one by one.
+      # configurations (SplitRead), this one empty: each configuration where
+      # its first run is, every Columns taken as it is, and their runs in
+      # file order (by their lines' offsets) once something walks them: a
+      # report reads configurations, not the file's order, and placing a
+      # million runs one by one took most of a second. One table is taken
+      # as the file's own. nil when a configuration is in two of the tables
+      # (an id that names another configuration than its fields), or a
+      # table's runs have no offsets (a pipe's): their runs cannot be placed
+      # one by one.
       def merge(tables)
         return tables.first.read_from(@source) if tables.size == 1
 
-        count = tables.size
-        keys = []
-        tables.each_with_index do |table, t|
-          offsets = table.read_from(@source).offsets_in_order or return nil
-          keys.concat(offsets.map! { |offset| offset * count + t })
-        end
-        # Sorted in C; each table's runs are already in file order, so the
-        # next of a table's runs is the one its cursor is at.
-        keys.sort!
-        indexes = tables.map { |table| table.indexes.to_a }
-        rows = tables.map { |table| table.rows.to_a }
-        placed = tables.map { |table| Array.new(table.columns.size) }
-        cursors = Array.new(count, 0)
-        merged_indexes = Array.new(keys.size)
-        merged_rows = Array.new(keys.size)
-        keys.each_with_index do |key, k|
-          t = key % count
-          i = cursors[t]
-          cursors[t] = i + 1
-          index = indexes[t][i]
-          merged_indexes[k] = placed[t][index] ||= adopt(tables[t].columns[index]) || (return nil)
-          merged_rows[k] = rows[t][i]
-        end
-        @indexes.concat(merged_indexes)
-        @rows.concat(merged_rows)
+        tables.each { |table| table.read_from(@source) }
+        # A reader's lines all have offsets or none (LineRange): its first says.
+        firsts = tables.flat_map(&:columns).reject { |columns| columns.size.zero? }.to_h { |columns| [columns, columns.offset(0)] }
+        return nil if firsts.value?(nil)
+
+        firsts.keys.sort_by(&firsts).each { |columns| adopt(columns) or return nil }
+        @unplaced = tables
         self
       end
 
@@ -122,21 +107,21 @@ module Ractorbench
         self
       end
 
-      def size = @indexes.size
+      def size = @unplaced ? @unplaced.sum(&:size) : @indexes.size
       alias_method :length, :size
 
-      def empty? = @indexes.empty?
+      def empty? = size.zero?
 
       def each
         return enum_for(:each) { size } unless block_given?
 
-        rows = @rows.to_a
-        @indexes.to_a.each_with_index { |index, i| yield @columns[index].view(rows[i]) }
+        rows = self.rows.to_a
+        indexes.to_a.each_with_index { |index, i| yield @columns[index].view(rows[i]) }
       end
 
       def [](at)
-        index = @indexes[at]
-        index && @columns[index].view(@rows[at])
+        index = indexes[at]
+        index && @columns[index].view(rows[at])
       end
 
       def last = self[-1]
@@ -148,13 +133,13 @@ module Ractorbench
         return self if source.equal?(@source)
 
         @columns.each { |columns| columns.read_from(source) }
-        marshal_load([source, @columns, @indexes, @rows]) # its lookups rebuilt for this source
+        marshal_load([source, @columns, indexes, rows]) # its lookups rebuilt for this source
         self
       end
 
       # A forked reader hands its table back through a pipe (SplitRead), the
       # runs' order packed as it is kept. The lookups are rebuilt from the columns.
-      def marshal_dump = [@source, @columns, @indexes, @rows]
+      def marshal_dump = [@source, @columns, indexes, rows]
 
       def marshal_load((source, columns, indexes, rows))
         initialize(source)
@@ -165,20 +150,55 @@ module Ractorbench
 
       protected
 
-      attr_reader :indexes, :rows
+      # Each run's configuration (its index in columns) and row there, in file order.
+      def indexes = placed.first
+      def rows = placed.last
 
       # Where each run's line starts, in file order; nil if a run has none.
       def offsets_in_order
         offsets = @columns.map(&:line_offsets)
-        rows = @rows.to_a
-        placed = @indexes.to_a.each_with_index.map { |index, i| offsets[index][rows[i]] }
+        rows = self.rows.to_a
+        placed = indexes.to_a.each_with_index.map { |index, i| offsets[index][rows[i]] }
         placed if placed.none?(nil)
+      end
+
+      # [indexes, rows], the merged tables' runs placed first (merge): each
+      # table's runs are in file order, so the next of a table's runs is
+      # the one its cursor is at.
+      def placed
+        place_merged if @unplaced
+        [@indexes, @rows]
+      end
+
+      def place_merged
+        tables = @unplaced
+        @unplaced = nil
+        count = tables.size
+        keys = []
+        tables.each_with_index { |table, t| keys.concat(table.offsets_in_order.map! { |offset| offset * count + t }) }
+        keys.sort! # in C
+        indexes = tables.map { |table| table.indexes.to_a }
+        rows = tables.map { |table| table.rows.to_a }
+        merged = tables.map { |table| table.columns.map { |columns| @index_by_configuration.fetch([columns.configuration, columns.source]) if columns.size.positive? } }
+        cursors = Array.new(count, 0)
+        merged_indexes = Array.new(keys.size)
+        merged_rows = Array.new(keys.size)
+        keys.each_with_index do |key, k|
+          t = key % count
+          i = cursors[t]
+          cursors[t] = i + 1
+          merged_indexes[k] = merged[t][indexes[t][i]]
+          merged_rows[k] = rows[t][i]
+        end
+        @indexes.concat(merged_indexes)
+        @rows.concat(merged_rows)
       end
 
       private
 
       # The next run in file order: row of the index-th configuration.
       def place(index, row)
+        place_merged if @unplaced
         @indexes << index
         @rows << row
       end
