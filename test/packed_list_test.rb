@@ -7,8 +7,8 @@ require_relative "synthetic_results"
 # A column's values are kept packed (Store::Columns::PackedList): Integers
 # in as few bytes as they need, decimals of up to six places as counts of
 # their last place, other Floats as doubles, flags as bytes, anything else
-# aside or in a plain Array. However a list is filled, handed over (Marshal)
-# or joined, every value must read back as it went in: value and type, -0.0
+# aside or in a plain Array. However a list is filled or handed over
+# (Marshal), every value must read back as it went in: value and type, -0.0
 # and 1.0 against 1 and all.
 class PackedListTest < Minitest::Test
   include SameRuns
@@ -102,37 +102,8 @@ class PackedListTest < Minitest::Test
     end
   end
 
-  # A reader's list joined onto another's (a big file read in parts): kept
-  # as it is, its values after these; values appended later go after both,
-  # and never into the list joined on (another's); a joined list goes
-  # through Marshal (to a report's forked rows) and is joined again.
-  def test_lists_joined_read_back_as_one
-    random = Random.new(7)
-    parts = [
-      Array.new(300) { random.rand(100) }, Array.new(200) { random.rand(2**31) }, Array.new(90) { random.rand(10**6) / 1e6 },
-      Array.new(130) { random.rand(10**6) / 1e3 }, Array.new(70) { random.rand }, [MISSING] * 10 + [1] * 100, [],
-      Array.new(100) { AWKWARD.sample(random: random) }, [-0.0] * 65,
-      Array.new(90) { %w[ok failed].sample(random: random) }, [MISSING] * 3 + Array.new(70) { ["x", random.rand(3)] },
-      Array.new(200) { |i| (i % 7 < 2) ? MISSING : random.rand(1000) }
-    ]
-    parts.product(parts).each do |a, b|
-      list = filled(a, random)
-      other = Marshal.load(Marshal.dump(filled(b, random)))
-      list.concat(other)
-      where = "#{a.first(2).inspect}... + #{b.first(2).inspect}..."
-      assert_reads_back a + b, list, where
-      later = Array.new(random.rand(0..70)) { AWKWARD.sample(random: random) }
-      later.each_slice(7).with_index { |slice, i| i.even? ? list.concat(slice) : slice.each { |v| list << v } }
-      list.skip(2)
-      list.trim
-      assert_same_value b, other.to_a, "#{where}: the list joined on is unchanged"
-      again = Marshal.load(Marshal.dump(list)).concat(filled(a, random))
-      assert_reads_back a + b + later + [MISSING] * 2 + a, again, "#{where}, appended, handed over, joined again"
-    end
-  end
-
   # Through the store: lines read by templates and parsed, by one reader
-  # and by several (the packed lists through Marshal and joined), with
+  # and by several (the packed lists through Marshal and merged), with
   # values of every kind a field accepts scattered among ordinary ones,
   # and failed runs without the measured fields among ok ones.
   def test_runs_read_back_as_their_lines_have_them_however_the_fields_vary
@@ -183,14 +154,13 @@ class PackedListTest < Minitest::Test
 
   # A list as long as a big file's (a configuration of hundreds of
   # thousands of runs, a table's run order): nothing is splatted onto the
-  # VM's stack on the way, whichever way it is filled, joined or read.
+  # VM's stack on the way, whichever way it is filled or read.
   def test_lists_of_hundreds_of_thousands_of_values
     count = 300_000
     random = Random.new(2)
     [Array.new(count) { %w[ok failed].sample(random: random).dup }, Array.new(count) { random.rand(1000) }].each do |values|
-      list = PackedList.new(values.first(count / 2))
-      list.concat(Marshal.load(Marshal.dump(PackedList.new(values.drop(count / 2)))))
-      assert_same_value values, list.to_a, "#{values.first.class}: joined"
+      list = Marshal.load(Marshal.dump(PackedList.new(values.first(count / 2)))).concat(values.drop(count / 2))
+      assert_same_value values, list.to_a, "#{values.first.class}: handed over, then appended to"
       rows = Array.new(count) { random.rand(count) }
       assert_equal values.values_at(*rows.first(1000)), list.values_at(*rows.first(1000))
       assert_equal rows.map { |row| values[row] }, Ractorbench::Store::Columns::Packing.pick(list.to_a, rows)

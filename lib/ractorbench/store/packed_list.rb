@@ -14,10 +14,6 @@ module Ractorbench
       # aside as it is (a run without the field, a null, 1 among 1.0s); a
       # list of values with no packing, or with too many aside, is a plain
       # Array again. Reading back never differs from what was appended.
-      # Another list appended (a reader's part of a big file) is joined as
-      # it is, not copied: its values follow these (#joined). Copying a
-      # million runs' bytes onto the first part's left the process that
-      # joined them holding both, and the holes where each had been.
       class PackedList
         # Values wait in an Array and are packed this many at a time: a
         # batch is checked and packed by a few calls in C, not a call a
@@ -43,21 +39,16 @@ module Ractorbench
           @aside_rows = @aside_values = NONE
           @batch = []
           @plain = nil
-          # Lists joined after these values, and the one of them this list
-          # made to append to (the others are another's, never written to).
-          @joined = @end = nil
           concat(values) if values
         end
 
-        def size = own_size + (@joined ? @joined.sum(&:size) : 0)
+        def size = @plain ? @plain.size : @count + @batch.size
         alias_method :length, :size
 
         def empty? = size.zero?
 
         def <<(value)
-          if @joined
-            writable_end << value
-          elsif @plain
+          if @plain
             @plain << value
           else
             @batch = [] if @batch.frozen?
@@ -67,13 +58,9 @@ module Ractorbench
           self
         end
 
-        # values: an Array or another PackedList, appended.
+        # values: an Array, appended.
         def concat(values)
-          return join(values) if values.is_a?(PackedList)
-
-          if @joined
-            writable_end.concat(values)
-          elsif @plain
+          if @plain
             @plain.concat(values)
           else
             @batch = [] if @batch.frozen?
@@ -85,25 +72,28 @@ module Ractorbench
 
         def [](index)
           index += size if index.negative?
-          return nil if index.negative?
-          return own(index) if index < own_size
+          return nil if index.negative? || index >= size
+          return @plain[index] if @plain
+          return @batch[index - @count] if index >= @count
 
-          index -= own_size
-          @joined&.each do |list|
-            return list[index] if index < list.size
+          aside = @aside_rows.bsearch_index { |row| row >= index }
+          return @aside_values[aside] if aside && @aside_rows[aside] == index
 
-            index -= list.size
-          end
-          nil
+          @packing.decode_one(@bytes.unpack1(@format, offset: index * @width))
         end
 
         def last = self[-1]
 
         # Every value, in a new Array, a missing field's MISSING as missing.
         def to_a(missing = MISSING)
-          list = own_values(missing)
-          @joined&.each { |other| list.concat(other.to_a(missing)) }
-          list
+          return given(@plain.dup, missing) if @plain
+
+          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats), missing)
+          @aside_rows.each_with_index do |row, i|
+            value = @aside_values[i]
+            list[row] = MISSING.equal?(value) ? missing : value
+          end
+          list.concat(given(@batch.dup, missing))
         end
 
         def values_at(*indexes) = Packing.pick(to_a, indexes)
@@ -115,8 +105,6 @@ module Ractorbench
         # they are set aside as they are packed. A table codes them (a
         # failure's reason is missing from most runs).
         def skip(count)
-          return writable_end.skip(count) && self if @joined
-
           unless @plain || @packing.nil? || @packing.code(MISSING)
             (@skipped ||= []) << [@batch.size, count]
           end
@@ -140,20 +128,17 @@ module Ractorbench
             @bytes = String.new(@bytes, capacity: @bytes.bytesize)
             @batch = NONE if @batch.empty?
           end
-          @joined&.each(&:trim)
           self
         end
 
-        # The packed bytes go as they are, not value by value; lists
-        # joined go as lists.
+        # The packed bytes go as they are, not value by value.
         def marshal_dump
           pack unless @plain
-          [@joined, *(@plain ? [@plain] : [@packing&.key, @width, @count, @bytes, @aside_rows, @aside_values, @batch])]
+          @plain ? [@plain] : [@packing&.key, @width, @count, @bytes, @aside_rows, @aside_values, @batch]
         end
 
-        def marshal_load((joined, *state))
+        def marshal_load(state)
           initialize
-          @joined = joined
           return @plain = state.first if state.size == 1
 
           key, width, @count, @bytes, @aside_rows, @aside_values, @batch = state
@@ -182,43 +167,6 @@ module Ractorbench
           @batch.clear
           @skipped = nil
           plain! if @aside_rows.size > BATCH && @aside_rows.size * 4 > @count
-        end
-
-        # Values appended before any list was joined.
-        def own_size = @plain ? @plain.size : @count + @batch.size
-
-        def own(index)
-          return @plain[index] if @plain
-          return @batch[index - @count] if index >= @count
-
-          aside = @aside_rows.bsearch_index { |row| row >= index }
-          return @aside_values[aside] if aside && @aside_rows[aside] == index
-
-          @packing.decode_one(@bytes.unpack1(@format, offset: index * @width))
-        end
-
-        def own_values(missing)
-          return given(@plain.dup, missing) if @plain
-
-          list = @count.zero? ? [] : @packing.decode(@bytes.unpack(@formats), missing)
-          @aside_rows.each_with_index do |row, i|
-            value = @aside_values[i]
-            list[row] = MISSING.equal?(value) ? missing : value
-          end
-          list.concat(given(@batch.dup, missing))
-        end
-
-        # other's values after these, other kept as it is.
-        def join(other)
-          (@joined ||= []) << other
-          self
-        end
-
-        # Where appends go once lists are joined: a list of this one's own
-        # after them, never one of theirs.
-        def writable_end
-          @joined << (@end = PackedList.new) unless @end && @joined.last.equal?(@end)
-          @end
         end
 
         # The batch's codes, nil for runs skipped (coded with a stand-in).
@@ -283,7 +231,7 @@ module Ractorbench
         # Values aside stay aside (a 0 in their place); nil when some other
         # value has no code in packing (then the list is plain).
         def repack(packing)
-          codes = packing.codes(own_values(MISSING).first(@count))
+          codes = packing.codes(to_a(MISSING).first(@count))
           @aside_rows.each { |row| codes[row] = 0 }
           return plain! && nil unless Packing.complete?(codes)
 
@@ -312,7 +260,7 @@ module Ractorbench
         end
 
         def plain!
-          @plain = own_values(MISSING)
+          @plain = to_a(MISSING)
           @skipped = nil
           @packing = nil
           @bytes = nil
