@@ -26,8 +26,14 @@ module Ractorbench
         @index_by_label = {}
         # Each run, in file order: its configuration's index in @columns and
         # its row there, two packed lists (a few bytes a run, PackedList).
+        # A file's table (with a source) has each run's line offset, which
+        # says its place: it places its runs only once something walks them
+        # (placed). A report reads configurations, not the file's order, and
+        # placing runs one by one was two appends a line for a reader and
+        # most of a second for the merge of a million runs.
         @indexes = Columns::PackedList.new
         @rows = Columns::PackedList.new
+        @placed = source.nil?
       end
 
       # A table of some runs (RunViews of another table, or RunRecords).
@@ -78,14 +84,11 @@ module Ractorbench
 
       # The file's table of tables read from it by shares of its
       # configurations (SplitRead), this one empty: each configuration where
-      # its first run is, every Columns taken as it is, and their runs in
-      # file order (by their lines' offsets) once something walks them: a
-      # report reads configurations, not the file's order, and placing a
-      # million runs one by one took most of a second. One table is taken
-      # as the file's own. nil when a configuration is in two of the tables
-      # (an id that names another configuration than its fields), or a
-      # table's runs have no offsets (a pipe's): their runs cannot be placed
-      # one by one.
+      # its first run is, every Columns taken as it is, the runs' order their
+      # lines' (placed). One table is taken as the file's own. nil when a
+      # configuration is in two of the tables (an id that names another
+      # configuration than its fields), or a table's runs have no offsets (a
+      # pipe's): their runs cannot be placed one by one.
       def merge(tables)
         return tables.first.read_from(@source) if tables.size == 1
 
@@ -95,19 +98,20 @@ module Ractorbench
         return nil if firsts.value?(nil)
 
         firsts.keys.sort_by(&firsts).each { |columns| adopt(columns) or return nil }
-        @unplaced = tables
         self
       end
 
       # Every Columns complete (see Columns#settled).
       def settled(trim: true)
         @columns.each { |columns| columns.settled(trim: trim) }
-        @indexes.trim if trim
-        @rows.trim if trim
+        if trim
+          @indexes.trim
+          @rows.trim
+        end
         self
       end
 
-      def size = @unplaced ? @unplaced.sum(&:size) : @indexes.size
+      def size = @placed ? @indexes.size : @columns.sum(&:size)
       alias_method :length, :size
 
       def empty? = size.zero?
@@ -133,19 +137,23 @@ module Ractorbench
         return self if source.equal?(@source)
 
         @columns.each { |columns| columns.read_from(source) }
-        marshal_load([source, @columns, indexes, rows]) # its lookups rebuilt for this source
+        marshal_load([source, @columns, *order]) # its lookups rebuilt for this source
         self
       end
 
       # A forked reader hands its table back through a pipe (SplitRead), the
-      # runs' order packed as it is kept. The lookups are rebuilt from the columns.
-      def marshal_dump = [@source, @columns, indexes, rows]
+      # runs' order packed as it is kept, if it was placed. The lookups are
+      # rebuilt from the columns.
+      def marshal_dump = [@source, @columns, *order]
 
       def marshal_load((source, columns, indexes, rows))
         initialize(source)
         columns.each { |table_columns| register(table_columns) }
+        return unless indexes
+
         @indexes = indexes
         @rows = rows
+        @placed = true
       end
 
       protected
@@ -154,51 +162,32 @@ module Ractorbench
       def indexes = placed.first
       def rows = placed.last
 
-      # Where each run's line starts, in file order; nil if a run has none.
-      def offsets_in_order
-        offsets = @columns.map(&:line_offsets)
-        rows = self.rows.to_a
-        placed = indexes.to_a.each_with_index.map { |index, i| offsets[index][rows[i]] }
-        placed if placed.none?(nil)
-      end
-
-      # [indexes, rows], the merged tables' runs placed first (merge): each
-      # table's runs are in file order, so the next of a table's runs is
-      # the one its cursor is at.
+      # [indexes, rows], placed from the runs' line offsets first if they
+      # were not: each configuration's rows are in file order, so the runs
+      # sorted by offset say whose is each next run and its row there.
       def placed
-        place_merged if @unplaced
+        unless @placed
+          @placed = true
+          span = @columns.size
+          keys = []
+          @columns.each_with_index { |columns, index| keys.concat(columns.line_offsets.map! { |offset| offset * span + index }) }
+          keys.sort! # in C
+          cursors = Array.new(span, 0)
+          @indexes.concat(keys.map! { |key| key % span })
+          @rows.concat(keys.map! { |index| (cursors[index] += 1) - 1 })
+        end
         [@indexes, @rows]
       end
 
-      def place_merged
-        tables = @unplaced
-        @unplaced = nil
-        count = tables.size
-        keys = []
-        tables.each_with_index { |table, t| keys.concat(table.offsets_in_order.map! { |offset| offset * count + t }) }
-        keys.sort! # in C
-        indexes = tables.map { |table| table.indexes.to_a }
-        rows = tables.map { |table| table.rows.to_a }
-        merged = tables.map { |table| table.columns.map { |columns| @index_by_configuration.fetch([columns.configuration, columns.source]) if columns.size.positive? } }
-        cursors = Array.new(count, 0)
-        merged_indexes = Array.new(keys.size)
-        merged_rows = Array.new(keys.size)
-        keys.each_with_index do |key, k|
-          t = key % count
-          i = cursors[t]
-          cursors[t] = i + 1
-          merged_indexes[k] = merged[t][indexes[t][i]]
-          merged_rows[k] = rows[t][i]
-        end
-        @indexes.concat(merged_indexes)
-        @rows.concat(merged_rows)
-      end
+      # [indexes, rows] as kept: none when not placed.
+      def order = @placed ? [@indexes, @rows] : []
 
       private
 
       # The next run in file order: row of the index-th configuration.
       def place(index, row)
-        place_merged if @unplaced
+        return unless @placed
+
         @indexes << index
         @rows << row
       end
