@@ -142,6 +142,24 @@ class RunTableTest < Minitest::Test
     assert_equal 1, one.readers
   end
 
+  # Failed and disturbed runs are told in the file's order, whichever
+  # configurations they are of and however many readers read the file.
+  def test_failed_and_disturbed_runs_are_listed_in_file_order
+    runs = many_runs(4, 30).shuffle(random: Random.new(4))
+    runs.each_with_index do |run, i|
+      run.update("status" => "failed", "reason" => "boom #{i}") if i % 7 == 3
+      run["disturbed"] = true if i % 11 == 5
+    end
+    path = write(runs)
+    failed = runs.select { |run| run["status"] == "failed" }.map { |run| run["id"] }
+    disturbed = runs.select { |run| run["disturbed"] }.map { |run| run["id"] }
+    [1, 2].each do |readers|
+      analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(path, readers: readers))
+      assert_equal failed, analysis.crashed_runs.map { |run| run["id"] }, "#{readers} readers"
+      assert_equal disturbed, analysis.disturbed_runs.map { |run| run["id"] }, "#{readers} readers"
+    end
+  end
+
   # Each reader folds its share of the configurations, whole, and passes
   # over the others' lines: every configuration in exactly one reader's
   # table, every reader given some, each counting every line of the file.
