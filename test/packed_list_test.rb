@@ -102,6 +102,29 @@ class PackedListTest < Minitest::Test
     end
   end
 
+  # A list handed over (Marshal: a reader's table to the report, its rows
+  # to forked parts) reads back as it was and takes more values after: by
+  # one and by many, runs without the field, trimmed, handed over again.
+  def test_lists_handed_over_and_appended_to_read_back
+    random = Random.new(7)
+    [
+      Array.new(300) { random.rand(100) }, Array.new(200) { random.rand(2**31) }, Array.new(90) { random.rand(10**6) / 1e6 },
+      Array.new(130) { random.rand(10**6) / 1e3 }, Array.new(70) { random.rand }, [MISSING] * 10 + [1] * 100, [],
+      Array.new(100) { AWKWARD.sample(random: random) }, [-0.0] * 65,
+      Array.new(90) { %w[ok failed].sample(random: random) }, [MISSING] * 3 + Array.new(70) { ["x", random.rand(3)] },
+      Array.new(200) { |i| (i % 7 < 2) ? MISSING : random.rand(1000) }
+    ].each do |values|
+      where = "#{values.first(2).inspect}..."
+      list = Marshal.load(Marshal.dump(filled(values, random)))
+      assert_reads_back values, list, where
+      later = Array.new(random.rand(0..70)) { AWKWARD.sample(random: random) }
+      later.each_slice(7).with_index { |slice, i| i.even? ? list.concat(slice) : slice.each { |v| list << v } }
+      list.skip(2)
+      list.trim
+      assert_reads_back values + later + [MISSING] * 2, Marshal.load(Marshal.dump(list)), "#{where}, appended, handed over again"
+    end
+  end
+
   # Through the store: lines read by templates and parsed, by one reader
   # and by several (the packed lists through Marshal and merged), with
   # values of every kind a field accepts scattered among ordinary ones,
