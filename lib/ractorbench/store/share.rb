@@ -13,8 +13,6 @@ module Ractorbench
     # configurations each, give or take one (a checksum of the label left
     # one reader 4% more runs than the other).
     class Share
-      attr_reader :index, :count
-
       def initialize(index, count)
         @index = index
         @count = count
