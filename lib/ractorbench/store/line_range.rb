@@ -39,16 +39,17 @@ module Ractorbench
       # for half a million runs, at the very moment a reader holds most).
       def self.read(path, from, to, source, file_size, trim: true, share: nil)
         File.open(path, "rb") do |file|
-          file.seek(from)
-          new(file, from, to, source, file_size, share).result(trim: trim)
+          new(file, from, to, source, file_size, share, positioned: true).result(trim: trim)
         end
       end
 
       # The rest of a pipe (report /dev/stdin): no offsets to read back from.
       def self.read_stream(io) = new(io, 0, Float::INFINITY, nil, Float::INFINITY).result
 
-      def initialize(file, from, to, source, file_size, share = nil)
+      # positioned: file is a file read at offsets (IO#pread), not a stream.
+      def initialize(file, from, to, source, file_size, share = nil, positioned: false)
         @file = file
+        @positioned = positioned
         @share = share
         @to = to
         @source = source
@@ -63,7 +64,7 @@ module Ractorbench
       end
 
       def result(trim: true)
-        rest = read_whole_lines
+        rest = @positioned ? read_file_lines : read_whole_lines
         # A last line with no newline: cut, or the file's last.
         fold_line(rest, @offset, owned: owner_named(StringScanner.new(rest.force_encoding(Encoding::UTF_8)))) unless rest.empty?
         Result.new(@table.settled(trim: trim), @skipped, @truncated, @number, Process.pid, @templated)
@@ -71,9 +72,65 @@ module Ractorbench
 
       private
 
-      # Folds every line that ends in a newline; gives back what is left. A
-      # line longer than BoundedLines::RUN_LINE is skipped unread: what was
-      # held of it dropped, the rest passed over a piece at a time.
+      # Folds every line of the stretch that ends in a newline; gives back
+      # what is left. Each megabyte is read at the offset of its first line
+      # into the same buffer, and ends where its last line does: a reader
+      # makes no String a megabyte (three, reading on from a held rest, were
+      # half a reader's peak on Ruby 4.0: garbage that only a GC frees, with
+      # objects few enough that one seldom came).
+      def read_file_lines
+        buffer = String.new(capacity: CHUNK, encoding: Encoding::BINARY)
+        while (wanted = [CHUNK, @to - @offset].min).positive?
+          SpareMemory.after_full_gc
+          read_at(wanted, buffer) or break
+          if (last = buffer.rindex("\n"))
+            buffer[last + 1..] = "" # the cut line is read again next, whole
+            fold_lines(buffer)
+          elsif (rest = read_long_line)
+            return rest
+          end
+        end
+        "".b
+      end
+
+      # The stretch from here holds no newline within a megabyte: the line
+      # here, folded when it ends within BoundedLines::RUN_LINE (nil), or
+      # skipped unread past its end (nil); or the stretch's last line, cut,
+      # given back.
+      def read_long_line
+        window = read_at([BoundedLines::RUN_LINE + 1, @to - @offset].min, "".b) or return "".b
+        if (newline = window.index("\n"))
+          window[newline + 1..] = ""
+          fold_lines(window)
+          nil
+        elsif window.bytesize > BoundedLines::RUN_LINE
+          skip_long_line(window)
+          pass_over_file
+        else
+          window
+        end
+      end
+
+      # Past the end of the long line being passed over.
+      def pass_over_file
+        buffer = "".b
+        while @passing && read_at(CHUNK, buffer)
+          pass_over(buffer)
+        end
+        nil
+      end
+
+      # Up to length bytes from the current offset, into buffer (as bytes:
+      # it is cut by byte); nil at the end of the file.
+      def read_at(length, buffer)
+        @file.pread(length, @offset, buffer).force_encoding(Encoding::BINARY)
+      rescue EOFError
+        nil
+      end
+
+      # Folds every line of a stream that ends in a newline; gives back what
+      # is left. A line longer than BoundedLines::RUN_LINE is skipped unread:
+      # what was held of it dropped, the rest passed over a piece at a time.
       def read_whole_lines
         rest = "".b
         while (chunk = next_chunk(rest.bytesize))
