@@ -163,11 +163,17 @@ class RunTableTest < Minitest::Test
   # Each reader folds its share of the configurations, whole, and passes
   # over the others' lines: every configuration in exactly one reader's
   # table, every reader given some, each counting every line of the file.
+  # A reader reads with YJIT where Ruby can turn it on; this process is left
+  # as it was.
   def test_each_reader_folds_a_share_of_the_configurations
     path = write(many_runs(20, 30))
     body = File.open(path, &:gets).bytesize
+    here = Ractorbench::OwnJit.on?
     parts = Ractorbench::Store::SplitRead.start(path, body, File.size(path), Ractorbench::Store::Source.new(path), 2).answers
     assert_equal 2, parts.map(&:reader).uniq.size, "two processes"
+    can = defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enable) || here
+    assert_equal [can, can], parts.map(&:jit)
+    assert_equal here, Ractorbench::OwnJit.on?
     shares = parts.map { |part| part.table.columns.map(&:label) }
     assert_empty shares[0] & shares[1], "no configuration in both"
     assert_equal 20, shares.sum(&:size)

@@ -8,6 +8,7 @@ require_relative "bounded_lines"
 require_relative "share"
 require_relative "../plan/configuration"
 require_relative "../spare_memory"
+require_relative "../own_jit"
 
 module Ractorbench
   module Store
@@ -28,8 +29,8 @@ module Ractorbench
     # numbers count every line, so that each reader's are the file's.
     class LineRange
       # reader: the process that read it; templated: how many of its lines
-      # were folded by template.
-      Result = Struct.new(:table, :skipped, :truncated, :lines, :reader, :templated)
+      # were folded by template; jit: whether it read with YJIT on.
+      Result = Struct.new(:table, :skipped, :truncated, :lines, :reader, :templated, :jit)
 
       CHUNK = 1 << 20
       NEWLINE = /\n/
@@ -67,7 +68,7 @@ module Ractorbench
         rest = @positioned ? read_file_lines : read_whole_lines
         # A last line with no newline: cut, or the file's last.
         fold_line(rest, @offset, owned: owner_named(StringScanner.new(rest.force_encoding(Encoding::UTF_8)))) unless rest.empty?
-        Result.new(@table.settled(trim: trim), @skipped, @truncated, @number, Process.pid, @templated)
+        Result.new(@table.settled(trim: trim), @skipped, @truncated, @number, Process.pid, @templated, OwnJit.on?)
       end
 
       private

@@ -5,6 +5,7 @@ require_relative "share"
 require_relative "../measure/machine"
 require_relative "../forked_parts"
 require_relative "../spare_memory"
+require_relative "../own_jit"
 
 module Ractorbench
   module Store
@@ -59,8 +60,10 @@ module Ractorbench
         # Every share read by a process of its own, this one only merging
         # their tables: reading leaves a heap grown and holed by a million
         # lines' garbage, and this process holds every run for the whole
-        # report. Each reader's garbage freed before its table goes down the pipe.
+        # report. Each reader's garbage freed before its table goes down the
+        # pipe. A reader runs with YJIT where Ruby can turn it on (OwnJit).
         started = ForkedParts.start((0...readers).map { |k| Share.new(k, readers) }, here: false) do |share|
+          OwnJit.enable
           LineRange.read(path, from, to, source, to, trim: false, share: share).tap { SpareMemory.release }
         end
         Shared.new(started, alone)
