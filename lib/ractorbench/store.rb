@@ -92,12 +92,16 @@ module Ractorbench
 
     # The header of the file at its start, the file then past it. A method
     # of its own: the line (a hundred megabytes with a big plan) is garbage
-    # once it returns, not held while the runs are read.
+    # once it returns, not held while the runs are read; and emptied as it
+    # returns, since Ruby 3.4 kept it through the next full GC (a stale
+    # reference, we guess): 100 MB more in the process that holds every run.
     def read_header(path, file, plan)
       first, problem = BoundedLines.first_line(file)
       raise UsageError, "#{path} is not a ractorbench results file (#{problem})" if problem
 
       parse_header(path, first&.force_encoding(Encoding::UTF_8), plan: plan)
+    ensure
+      first&.clear
     end
 
     def open_results(path, &block)
