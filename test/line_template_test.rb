@@ -180,6 +180,21 @@ class LineTemplateTest < Minitest::Test
     writer.join
   end
 
+  # A file cut shorter while it is read (its size when reading began is
+  # past its end now): its last line, without a newline, is the run a
+  # collector was writing, not damage.
+  def test_a_file_cut_while_read_ends_in_a_cut_run
+    run_lines = lines(50, Random.new(4))
+    run_lines[-1] = run_lines[-1][0, 40]
+    path = write(run_lines)
+    body = File.open(path, &:gets).bytesize
+    was = File.size(path) + 4096
+    result = Ractorbench::Store::LineRange.read(path, body, was, Ractorbench::Store::Source.new(path), was)
+    assert result.truncated
+    assert_empty result.skipped
+    assert_equal 49, result.table.size
+  end
+
   # Exact decimal reading: each Float the writer can print reads back as
   # itself, on the template's way as on JSON's.
   def test_floats_read_back_exactly

@@ -226,11 +226,17 @@ module Ractorbench
 
         @table.add(record, @source && offset)
       rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
-        if !line.end_with?("\n") && (offset + line.bytesize >= @file_size || @file.eof?)
+        if !line.end_with?("\n") && at_end?(offset + line.bytesize)
           @truncated = true
         elsif owned || (owned.nil? && reports_unowned?)
           @skipped << [@number, e.is_a?(RunRecord::BadLine) ? e.message : "not a JSON object"]
         end
+      end
+
+      # Whether the file ends at offset: where it ended when reading began,
+      # or where it ends now (it was cut meanwhile).
+      def at_end?(offset)
+        offset >= @file_size || (@positioned ? offset >= @file.size : @file.eof?)
       end
 
       # Whether the line at scanner's position is this share's by the label
