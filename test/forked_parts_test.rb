@@ -158,7 +158,11 @@ class ForkedPartsTest < Minitest::Test
     assert_operator rows.size, :>=, Ractorbench::Reports::Text::TABLES_APART
     tables = %i[summary details costs]
     here = tables.map { |table| Ractorbench::Reports::Text.public_send(table, rows) }.compact
-    assert_equal here, Ractorbench::Reports::Text.drawn(tables, rows)
+    [1, 2, 3, 8].each { |processes| assert_equal here, Ractorbench::Reports::Text.drawn(tables, rows, processes: processes), processes }
     assert_includes here.first, "prime"
+    # Dealt in turn to one process a core, never more processes than tables.
+    assert_equal [%i[summary costs], %i[details]], Ractorbench::Reports::Text.parts(tables, 2)
+    assert_equal [%i[summary], %i[details], %i[costs]], Ractorbench::Reports::Text.parts(tables, 8)
+    assert_equal [tables], Ractorbench::Reports::Text.parts(tables, 1)
   end
 end

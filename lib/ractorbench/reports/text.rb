@@ -5,6 +5,7 @@ require_relative "../analysis/rows"
 require_relative "parts/cells"
 require_relative "../plan/configuration"
 require_relative "../forked_parts"
+require_relative "../store/split_read"
 require_relative "parts/ops_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
@@ -63,14 +64,25 @@ module Ractorbench
       end
 
       # Terminal::Table takes over a second for a thousand configurations'
-      # tables: from TABLES_APART rows they are drawn at once, one process
-      # each (ForkedParts), the same text as drawn one after another.
+      # tables: from TABLES_APART rows they are drawn at once, dealt in turn
+      # to one process a usable core (ForkedParts), the same text as drawn
+      # one after another. One process a table was three on two cores: no
+      # sooner, and each forked process copied 55 MB of the report's heap
+      # (a million runs' report peaked at 300 MB there).
       TABLES_APART = 200
 
-      def drawn(tables, rows)
+      def drawn(tables, rows, processes: Store::SplitRead.processes)
         return tables.map { |table| public_send(table, rows) } if rows.size < TABLES_APART
 
-        ForkedParts.map(tables) { |table| public_send(table, rows) || "" }.reject(&:empty?)
+        texts = ForkedParts.map(parts(tables, processes)) { |part| part.to_h { |table| [table, public_send(table, rows) || ""] } }.reduce(:merge)
+        tables.map { |table| texts[table] }.reject(&:empty?)
+      end
+
+      # tables dealt in turn into at most processes parts.
+      def parts(tables, processes)
+        parts = Array.new(processes.clamp(1, tables.size)) { [] }
+        tables.each_with_index { |table, i| parts[i % parts.size] << table }
+        parts
       end
 
       def summary(rows)
