@@ -31,9 +31,10 @@ module Ractorbench
     # GC and free pages returned; on 3.3 and later, Process.warmup, which
     # also moves the objects together, so a child's allocations land in
     # pages of its own rather than in the holes of shared ones, and the
-    # emptied pages go back (a big file's reader: 14 MB on Ruby 4.0, in 0.07 s). No GC.compact before 3.3: Ruby 3.1's crashed
-    # there once under CI ([BUG] Segmentation fault in GC, a test reading a
-    # big file in two readers).
+    # emptied pages go back (a big file's reader: 14 MB on Ruby 4.0, in
+    # 0.07 s). No GC.compact before 3.3: Ruby 3.1's crashed there once
+    # under CI ([BUG] Segmentation fault in GC, a test reading a big file
+    # in two readers).
     def settle
       return Process.warmup if Process.respond_to?(:warmup)
 

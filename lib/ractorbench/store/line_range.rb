@@ -77,8 +77,8 @@ module Ractorbench
       # what is left. Each megabyte is read at the offset of its first line
       # into the same buffer, and ends where its last line does: a reader
       # makes no String a megabyte (three, reading on from a held rest, were
-      # half a reader's peak on Ruby 4.0: garbage that only a GC frees, with
-      # objects few enough that one seldom came).
+      # a third of a reader's peak on Ruby 4.0: garbage that only a GC frees,
+      # made with objects too few to bring one soon).
       def read_file_lines
         buffer = String.new(capacity: CHUNK, encoding: Encoding::BINARY)
         while (wanted = [CHUNK, @to - @offset].min).positive?

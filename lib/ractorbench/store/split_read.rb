@@ -61,7 +61,8 @@ module Ractorbench
         # their tables: reading leaves a heap grown and holed by a million
         # lines' garbage, and this process holds every run for the whole
         # report. Each reader's garbage freed, its heap packed, before its
-        # table goes down the pipe, beside the other reader's. A reader runs with YJIT where Ruby can turn it on (OwnJit).
+        # table goes down the pipe, beside the other reader's. A reader runs
+        # with YJIT where Ruby can turn it on (OwnJit).
         started = ForkedParts.start((0...readers).map { |k| Share.new(k, readers) }, here: false) do |share|
           OwnJit.enable
           LineRange.read(path, from, to, source, to, trim: false, share: share).tap { SpareMemory.settle }
