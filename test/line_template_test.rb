@@ -42,7 +42,9 @@ class LineTemplateTest < Minitest::Test
 
   TAIL = {"a failed run" => 1080, "an id that is not the planned one" => 1060}.freeze
 
-  def run_line(i, config, rep, rng)
+  # note: a text of that many characters every line has, for files that
+  # span several reads (Store::LineRange::READ) in a few thousand lines.
+  def run_line(i, config, rep, rng, note: nil)
     times = -> { [rng.rand.round(rng.rand(1..17)), rng.rand * 1e-5, 1.0e-05, 0.0, rng.rand * 100].sample(random: rng) }
     label = [config["workload"], config["model"], "w#{config["workers"]}", "m#{config["messages"]}",
       config["params"].map { |k, v| "#{k}=#{v}" }.join(",").then { |s| s.empty? ? nil : s }, "ruby"].compact.join("/")
@@ -52,11 +54,11 @@ class LineTemplateTest < Minitest::Test
       "skew" => [0.5, -0.0, -1.25, 0.0].sample(random: rng),
       **config, "ruby" => "ruby", "rep" => rep, "whole_time" => times.call + 0.05, "messages_time" => times.call,
       "digest" => "d-#{config["workload"]}", "results" => rng.rand(1..9), "status" => "ok",
-      "user" => times.call, "system" => 0.001, "disturbed" => rng.rand < 0.3}) + "\n"
+      "user" => times.call, "system" => 0.001, "disturbed" => rng.rand < 0.3, **(note ? {"note" => "n" * note} : {})}) + "\n"
   end
 
-  def lines(count, rng)
-    count.times.map { |i| run_line(i, CONFIGS[i % CONFIGS.size], i / CONFIGS.size + 1, rng) }
+  def lines(count, rng, note: nil)
+    count.times.map { |i| run_line(i, CONFIGS[i % CONFIGS.size], i / CONFIGS.size + 1, rng, note: note) }
   end
 
   def write(run_lines)
@@ -114,15 +116,15 @@ class LineTemplateTest < Minitest::Test
     end
   end
 
-  # A file is read a megabyte at a time (Store::LineRange): lines cut by
-  # a read, and a read holding a line that is not UTF-8 (read line by line
-  # then), fare as every other line.
-  def test_lines_across_reads_of_a_megabyte
+  # A file is read several megabytes at a time (Store::LineRange::READ):
+  # lines cut by a read, and a read holding a line that is not UTF-8 (read
+  # line by line then), fare as every other line.
+  def test_lines_across_reads
     rng = Random.new(9)
-    run_lines = lines(7000, rng)
+    run_lines = lines(7000, rng, note: 4000)
     run_lines[3100] = run_lines[3100].b.sub('"status":"ok"'.b, "\"status\":\"o\xFFk\"".b)
     path = write(run_lines)
-    assert_operator File.size(path), :>, 2 * Ractorbench::Store::LineRange::CHUNK
+    assert_operator File.size(path), :>, 3 * Ractorbench::Store::LineRange::READ
     expected, skipped = parsed_one_by_one(run_lines)
     contents = Ractorbench::Store.read(path, readers: 1)
     assert_same_runs expected.to_a, contents.runs.to_a
@@ -135,11 +137,43 @@ class LineTemplateTest < Minitest::Test
     assert_equal started, contents.runs.map { |run| run["started_at"] }
   end
 
-  # Each megabyte is read into the same buffer: garbage of a megabyte a
-  # read, which only a GC frees, was a third of a reader's peak on Ruby 4.0.
+  # A read's lines are folded a configuration at a time (its template and
+  # columns still in the cache), each configuration's in file order: the
+  # configurations' columns take turns once a read, not once a line. A line
+  # whose id names another configuration than its fields was folded with
+  # its id's label's lines, out of its own configuration's order: the read
+  # starts over, a line at a time, to the runs parsing gives.
+  def test_a_reads_lines_are_folded_a_configuration_at_a_time
+    run_lines = lines(3000, Random.new(12))
+    expected = parsed_one_by_one(run_lines).first.to_a
+    assert_equal [1, CONFIGS.size], turns(write(run_lines), expected)
+    victim = 1501 # a tarai line, its id given the next prime one's label
+    run_lines[victim] = run_lines[victim].sub(%r{"id":"[^"]*/rep}, '"id":"prime/serial/w1/m4/ruby/rep')
+    expected = parsed_one_by_one(run_lines).first.to_a
+    reads, turns = turns(write(run_lines), expected)
+    assert_equal 2, reads, "started over"
+    assert_operator turns, :>, 2000, "a line at a time"
+  end
+
+  # How many times the file's run lines were read, and how many turns the
+  # configurations' columns took at folding them; the runs checked.
+  def turns(path, expected)
+    columns = []
+    reads = 0
+    trace = TracePoint.new(:call) do |tp|
+      columns << tp.self if tp.method_id == :add_scanned && tp.self.is_a?(Ractorbench::Store::Columns)
+      reads += 1 if tp.method_id == :start && tp.self.is_a?(Ractorbench::Store::LineRange)
+    end
+    contents = trace.enable { Ractorbench::Store.read(path, readers: 1) }
+    assert_same_runs expected, contents.runs.to_a
+    [reads, columns.chunk_while(&:equal?).count]
+  end
+
+  # Every read goes into the same buffer: garbage of a megabyte a read,
+  # which only a GC frees, was a third of a reader's peak on Ruby 4.0.
   def test_reads_reuse_one_buffer
-    path = write(lines(12_000, Random.new(5)))
-    chunk = Ractorbench::Store::LineRange::CHUNK
+    path = write(lines(12_000, Random.new(5), note: 3000))
+    chunk = Ractorbench::Store::LineRange::READ
     assert_operator File.size(path), :>, 4 * chunk
     big = []
     GC.start
@@ -162,7 +196,7 @@ class LineTemplateTest < Minitest::Test
   # read as it comes.
   def test_lines_longer_than_a_read
     run_lines = lines(3000, Random.new(11))
-    pad = " " * (Ractorbench::Store::LineRange::CHUNK + 100)
+    pad = " " * (Ractorbench::Store::LineRange::READ + 100)
     [0, 1500, 2998].each { |i| run_lines[i] = run_lines[i].sub(/\}\n\z/) { "#{pad}}\n" } }
     run_lines[2999] = run_lines[2999].sub(/\}\n\z/) { pad }
     expected, skipped = parsed_one_by_one(run_lines[0..2998])

@@ -53,6 +53,7 @@ module Ractorbench
 
       # record: a run Hash as parsed, checked here (RunRecord.validate, or
       # what Columns' fast path checks); a BadLine leaves the table as it was.
+      # The Columns it went into.
       def add(record, offset, source: @source)
         raw = [record["workload"], record["model"], record["workers"], record["messages"], record["params"], record["ruby"], source]
         # Lines of one configuration carry the same names and numbers: its
@@ -64,8 +65,9 @@ module Ractorbench
           index = @index_by_raw[raw] = index_for(Plan::Configuration.of(record), source)
           checked = true
         end
-        place(index, @columns[index].add(record, offset, checked: checked))
-        self
+        columns = @columns[index]
+        place(index, columns.add(record, offset, checked: checked))
+        columns
       end
 
       # The run line at scanner's position, just past its start up to its
