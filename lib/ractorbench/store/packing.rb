@@ -102,7 +102,7 @@ module Ractorbench
             return nil unless value.is_a?(Float) && value.abs < @limit
 
             k = (value * @scale).round
-            k if k / @scale == value && (k != 0 || !(1.0 / value).negative?)
+            k if k / @scale == value && (k != 0 || value.arg == 0) # arg: π for -0.0 (Columns.same?)
           end
 
           # Floats only (checked in C) take a leaner block: a big file has
@@ -116,7 +116,7 @@ module Ractorbench
               next unless value < limit && value > -limit
 
               k = (value * scale).round
-              k if k / scale == value && (k != 0 || 1.0 / value > 0)
+              k if k / scale == value && (k != 0 || value.arg == 0)
             end
           end
 
@@ -125,7 +125,7 @@ module Ractorbench
           def wider(values, codes)
             missed = values.each_index.filter_map do |i|
               value = values[i]
-              value if codes[i].nil? && value.is_a?(Float) && !(value.zero? && (1.0 / value).negative?)
+              value if codes[i].nil? && value.is_a?(Float) && !(value.zero? && value.arg != 0)
             end
             return nil if missed.empty?
 
