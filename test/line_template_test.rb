@@ -146,18 +146,18 @@ class LineTemplateTest < Minitest::Test
   def test_a_reads_lines_are_folded_a_configuration_at_a_time
     run_lines = lines(3000, Random.new(12))
     expected = parsed_one_by_one(run_lines).first.to_a
-    assert_equal [1, CONFIGS.size], turns(write(run_lines), expected)
+    assert_equal [1, CONFIGS.size], folding(write(run_lines), expected)
     victim = 1501 # a tarai line, its id given the next prime one's label
     run_lines[victim] = run_lines[victim].sub(%r{"id":"[^"]*/rep}, '"id":"prime/serial/w1/m4/ruby/rep')
     expected = parsed_one_by_one(run_lines).first.to_a
-    reads, turns = turns(write(run_lines), expected)
+    reads, turns = folding(write(run_lines), expected)
     assert_equal 2, reads, "started over"
     assert_operator turns, :>, 2000, "a line at a time"
   end
 
   # How many times the file's run lines were read, and how many turns the
   # configurations' columns took at folding them; the runs checked.
-  def turns(path, expected)
+  def folding(path, expected)
     columns = []
     reads = 0
     trace = TracePoint.new(:call) do |tp|
