@@ -232,7 +232,7 @@ module Ractorbench
         @offset += lines.bytesize
       end
 
-      # The line at start, its start read up to its label: by its
+      # The line at start (the scanner past its label): folded by its
       # configuration's template, or parsed.
       def fold_at(scanner, start, label, owned, number, group: nil)
         if label && @table.add_scanned(scanner, label, @source && @offset + start)
@@ -247,8 +247,8 @@ module Ractorbench
       # time: its template and columns are used while they are in the cache.
       # Each label's list of [start, past the label, number] is kept for
       # the next read, emptied: a read's lines make no Array of their own.
-      # Labels first seen in this read come last, in the order they came: a
-      # configuration's first run is still folded before any seen after it.
+      # Labels first seen in this read come last, in the order they came:
+      # configurations are still met in the order their first runs came.
       def fold_groups(scanner)
         @groups&.each do |label, entries|
           i = 0
