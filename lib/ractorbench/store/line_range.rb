@@ -100,6 +100,7 @@ module Ractorbench
         @offset = @from
         @passing = false
         @groups = grouped ? {} : nil
+        @held = grouped ? [] : nil
       end
 
       # Folds every line of the stretch that ends in a newline; gives back
@@ -221,7 +222,9 @@ module Ractorbench
           if owned == false
             pass_line(scanner, lines)
           elsif label && @groups
-            (@groups[label] ||= []).push(start, scanner.pos, @number)
+            entries = (@groups[label] ||= [])
+            @held << label if entries.empty?
+            entries.push(start, scanner.pos, @number)
             pass_line(scanner, lines)
           else
             fold_groups(scanner)
@@ -244,13 +247,17 @@ module Ractorbench
       end
 
       # The labelled lines held since the last fold, a configuration at a
-      # time: its template and columns are used while they are in the cache.
-      # Each label's list of [start, past the label, number] is kept for
-      # the next read, emptied: a read's lines make no Array of their own.
-      # Labels first seen in this read come last, in the order they came:
-      # configurations are still met in the order their first runs came.
+      # time (its template and columns used while they are in the cache), in
+      # the order each first came: configurations are still met in the order
+      # their first runs came. Each label's list of [start, past the label,
+      # number] is kept for the next read, emptied: a read's lines make no
+      # Array of their own. Only the labels held are walked: a file of an
+      # interrupted collection has a mark between every two runs.
       def fold_groups(scanner)
-        @groups&.each do |label, entries|
+        return if @held.nil? || @held.empty?
+
+        @held.each do |label|
+          entries = @groups[label]
           i = 0
           while (start = entries[i])
             scanner.pos = entries[i + 1]
@@ -259,6 +266,7 @@ module Ractorbench
           end
           entries.clear
         end
+        @held.clear
       end
 
       # The scanner past the next newline: half the lines of a big file are
