@@ -26,8 +26,13 @@ module Ractorbench
 
         # stage: the check's `stage(name) { ... }`, which tells the driver
         # where the check is.
-        def initialize(file:, module_name:, sample:, budget:, stage:)
+        # sources: {path => text} loaded in place of the user's files (the
+        # check's own copy, past the problems found in earlier rounds);
+        # ractor_only: the ractor part alone (such a later round).
+        def initialize(file:, module_name:, sample:, budget:, stage:, sources: {}, ractor_only: false)
           @file = file
+          @sources = sources.transform_keys { |path| File.expand_path(path) }
+          @ractor_only = ractor_only
           @module = module_name
           @sample = sample
           @budget = budget
@@ -40,6 +45,7 @@ module Ractorbench
         def call
           ractor = RactorCompat.available? ? part("ractor") { |t, items| RactorPass.new(t, items, @file, budget: @budget, remedies: @fresh) } : nil
           return ractor if ending?(ractor)
+          return {"ractor" => ractor, "fix" => check_fix(ractor)}.compact if @ractor_only
 
           threads = part("threads") { |t, items| ThreadsPass.new(t, items, @file, budget: @budget) }
           return threads if ending?(threads)
@@ -81,7 +87,8 @@ module Ractorbench
         end
 
         def loaded(source)
-          return Target.load(@file, @module, source: source) if @fresh
+          helpers = @sources.reject { |path, _| path == @file }
+          return Target.load(@file, @module, source: source || @sources[@file], helpers: helpers) if @fresh
 
           @target ||= Target.load(@file, @module)
         end
@@ -94,7 +101,7 @@ module Ractorbench
           return nil if remedies.empty?
 
           lines = FixCheck.lines(remedies)
-          source = FixCheck.scratch(File.read(@file), lines)
+          source = FixCheck.scratch(@sources[@file] || File.read(@file), lines)
           result = part("fix", source: source) { |t, items| RactorPass.new(t, items, @file, budget: @budget) } if @fresh
           result ||= {"status" => "error", "problem" => "no fork here: the fix could not be checked"}
           FixCheck.verdict(lines, remedies, result)

@@ -34,15 +34,18 @@ module Ractorbench
           @module = spec["module"]
           @sample = Integer(spec.fetch("sample"))
           @budget = Float(spec.fetch("budget"))
+          @sources = spec["sources"] || {}
+          @ractor_only = spec["ractor_only"] ? true : false
         end
 
         def call
           RactorCompat.silence_experimental_warning
           trap_timeout
           @first_touch = FirstTouch.new(file: @file, module_name: @module, sample: @sample, budget: @budget,
-            stage: method(:stage))
+            stage: method(:stage), sources: @sources, ractor_only: @ractor_only)
           touched = @first_touch.call
           return finish(touched) if touched["status"]
+          return finish({"status" => "ok", "file" => @file, **first_touch_facts(touched)}) if @ractor_only
 
           target = stage("load") { Target.load(@file, @module) }
           items = stage("items") { Target.items(target, @sample) }

@@ -14,6 +14,12 @@ module Ractorbench
       # ractor can add to a failure (the user's frame and its source line,
       # the instance variables the line names).
       module RactorCheck
+        # `Receiver.name(args)` in the check's own copy becomes
+        # `MainCall.new(Receiver, :name).call(args)` (see main_call).
+        MainCall = Struct.new(:receiver, :name) do
+          def call(*args) = RactorCheck.main_call(receiver, name, *args)
+        end
+
         module_function
 
         # Inside the ractor: work each item and send back the result, or what
@@ -22,6 +28,7 @@ module Ractorbench
         # (Ruby 3.4 hangs a ractor with a second thread when its first loads
         # code on first use).
         def serve(out, mod)
+          Ractor.current[:ractorbench_out] = out
           while (job = Ractor.receive)
             index, item = job
             reply = begin
@@ -36,6 +43,17 @@ module Ractorbench
             end
           end
           :done
+        end
+
+        # The check's own copy calls a C method that only the main ractor may
+        # call through this, so that the check goes on past it: the main
+        # ractor makes the call and sends back its value.
+        def main_call(receiver, name, *args)
+          return receiver.public_send(name, *args) if Ractor.current == Ractor.main
+
+          Ractor.current[:ractorbench_out].send([:call, nil, [receiver, name, args]])
+          tag, value = Ractor.receive
+          (tag == :raised) ? raise(value) : value
         end
 
         # error: an exception, or the facts of one raised in the worker.

@@ -119,6 +119,10 @@ module Ractorbench
             return [:item_refused, e]
           end
           tag, _, payload = receive
+          while tag == :call
+            @worker.send(main_call(*payload))
+            tag, _, payload = receive
+          end
           [tag, payload]
         ensure
           @spent += now - started
@@ -130,6 +134,13 @@ module Ractorbench
         # hang the check), while one waiting on a thread does.
         def receive
           Thread.new { RactorCompat.receive(@channel) }.value
+        end
+
+        # A call the check's copy hands to the main ractor (RactorCheck.main_call).
+        def main_call(receiver, name, args)
+          [:ok, receiver.public_send(name, *args)]
+        rescue => e
+          [:raised, RuntimeError.new("#{e.class}: #{e.message}")]
         end
 
         def stop_worker

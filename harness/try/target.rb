@@ -26,9 +26,11 @@ module Ractorbench
         module_function
 
         # source: the text to load in place of the file's (a scratch copy with
-        # a suggested fix applied), loaded as if it were the file.
-        def load(path, name = nil, source: nil)
+        # a suggested fix applied), loaded as if it were the file; helpers:
+        # {path => text} of files it requires, loaded first in their place.
+        def load(path, name = nil, source: nil, helpers: {})
           path = File.expand_path(path)
+          helpers.each { |helper, text| load_source(File.expand_path(helper), text) }
           source ? load_source(path, source) : require_file(path)
           mod = name ? named(path, name) : discover(path)
           check_arity(mod, :work, path)

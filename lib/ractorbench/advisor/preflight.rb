@@ -30,10 +30,13 @@ module Ractorbench
       # Where the check first runs work, for a time limit met there.
       INSIDE = {"ractor" => "inside a ractor", "threads" => "in threads side by side", "fix" => "inside a ractor"}.freeze
 
-      def initialize(target:, file:, module_name:, timeout:, sample: SAMPLE)
+      # sources: {path => text} to load in place of the user's files (the
+      # check's own copy); ractor_only: only work inside a ractor.
+      def initialize(target:, file:, module_name:, timeout:, sample: SAMPLE, sources: nil, ractor_only: false)
         @target = target
         @file = file
-        @spec = {"file" => File.expand_path(file), "module" => module_name, "sample" => sample, "budget" => BUDGET}
+        @spec = {"file" => File.expand_path(file), "module" => module_name, "sample" => sample, "budget" => BUDGET,
+                 "sources" => sources, "ractor_only" => (true if ractor_only)}.compact
         @timeout = timeout
       end
 

@@ -17,6 +17,7 @@ require_relative "../analysis"
 require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
 require_relative "../advisor/preflight"
+require_relative "../advisor/ractor_rounds"
 require_relative "../advisor/diagnosis"
 require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
@@ -130,6 +131,8 @@ module Ractorbench
             "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
         end
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
+        preflight = @rounds.call(preflight)
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
 
