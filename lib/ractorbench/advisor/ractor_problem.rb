@@ -29,6 +29,16 @@ module Ractorbench
       def remedied? = !@facts["remedy"].nil?
 
       def finding
+        found = problem_finding
+        return found unless @facts["mechanical"] && found.fix
+
+        found.fix = "#{found.fix}; `ractorbench try --fix` does it in a copy: #{@facts["mechanical"]}"
+        found
+      end
+
+      private
+
+      def problem_finding
         case @facts["kind"] || @facts["stage"]
         when "item", "result" then copy(@facts["stage"])
         when "differs" then differs
@@ -38,8 +48,6 @@ module Ractorbench
         else raised
         end
       end
-
-      private
 
       def build(what:, why:, fix:, where: @facts["where"], source: @facts["source"])
         Finding.new(what: what, where: where || @facts["work_location"], source: where ? source : @facts["work_source"],
@@ -167,9 +175,14 @@ module Ractorbench
             fix: "the #{library} library is not Ractor-safe on this Ruby: use processes (or call it in a way that " \
                  "avoids that code)")
         end
-        build(what: "global variable #{name}", why: "only the main ractor may read or write global variables",
+        build(what: "global variable #{name}#{set_at}", why: "only the main ractor may read or write global variables",
           fix: "pass the value in the item, or copy it once into a constant made shareable " \
                "(`LIMIT = Ractor.make_shareable(#{name})`); for per-worker state use `Ractor.current[:name]`")
+      end
+
+      # Whether the failing line assigns to the name or changes what it holds.
+      def changes?(name)
+        name && @facts["source"].to_s.match?(/#{Regexp.escape(name)}(?:\s*(?:[-+*\/%|&]|\|\||&&)?=(?!=)|#{MUTATES})/)
       end
 
       def in_library = File.basename(@facts["raised_in"].to_s)
@@ -178,7 +191,7 @@ module Ractorbench
         return library_state("reads an instance variable of a class or module") if library
 
         ivar = ivars.first
-        what = ivar ? "#{ivar["name"]} of #{ivar["owner"]} (#{Finding.a(ivar["class"])})" : "an instance variable of a class or module"
+        what = ivar ? "#{ivar["name"]} of #{ivar["owner"]} (#{Finding.a(ivar["class"])})#{set_at}" : "an instance variable of a class or module"
         mutated = ivar && @facts["source"].to_s.match?(/#{Regexp.escape(ivar["name"])}#{MUTATES}/)
         fix = if mutated
           "state that work changes cannot live on a module: keep it per ractor " \
@@ -194,7 +207,7 @@ module Ractorbench
         return library_state("sets an instance variable of a class or module") if library
 
         ivar = ivars.first
-        build(what: ivar ? "#{ivar["name"]} of #{ivar["owner"]}" : "an instance variable of a class or module",
+        build(what: ivar ? "#{ivar["name"]} of #{ivar["owner"]}#{set_at}" : "an instance variable of a class or module",
           why: "only the main ractor may set instance variables of classes and modules",
           fix: "keep the value in a local variable or return it in the result; per-worker state: `Ractor.current[:name]`")
       end
@@ -208,9 +221,11 @@ module Ractorbench
 
       def class_variable
         name = @facts["source"].to_s[/@@\w+/]
-        build(what: name ? "class variable #{name}" : "a class variable (@@name)",
+        name = @facts.dig("candidate", "name") || name
+        build(what: name ? "class variable #{name}#{set_at}" : "a class variable (@@name)",
           why: "class variables cannot be used from any ractor but the main one",
-          fix: "use a constant holding a shareable value (`Ractor.make_shareable(...)`) instead")
+          fix: changes?(name) ? "state work changes: keep it per ractor (`Ractor.current[:#{name.to_s.delete("@")}] ||= ...`) or pass it in the item" :
+            "use a constant holding a shareable value (`Ractor.make_shareable(...)`) instead")
       end
 
       def proc_method
@@ -263,7 +278,23 @@ module Ractorbench
           fix: "return only what follows from the item")
       end
 
-      def ivars = Array(@facts["ivars"])
+      # The instance variables the failing line names; the one the static
+      # pass matched to this problem first, with its real owner (a helper's
+      # module, not work's).
+      def ivars
+        list = Array(@facts["ivars"])
+        known = @facts["candidate"]
+        return list unless known && known["kind"] == "ivar"
+
+        mine = list.find { |i| i["name"] == known["name"] } || {"name" => known["name"]}
+        [mine.merge("owner" => known["owner"] || mine["owner"])] + (list - [mine])
+      end
+
+      # Where the static pass saw it first set, outside any method.
+      def set_at
+        at = @facts.dig("candidate", "defined_at")
+        at ? ", set at #{Paths.short(at)}" : ""
+      end
 
       def local(name) = name.gsub(/([a-z\d])([A-Z])/, '\1_\2').downcase
 

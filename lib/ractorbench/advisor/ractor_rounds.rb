@@ -63,7 +63,7 @@ module Ractorbench
         first.merge("ractor_problems" => ordered(problems.values), "ractor_rounds" => rounds,
           "ractor_stopped_at" => stopped&.fetch("key", nil) || (first["ractor_stopped_at"] if rounds == 1),
           "ractor_fix" => round["ractor_fix"] || first["ractor_fix"], "ractor_candidates" => @scan.candidates.size,
-          "ractor_limit" => (LIMIT if rounds >= LIMIT))
+          "ractor_limit" => (LIMIT if rounds >= LIMIT), "ractor_checked_copy" => (round["ractor_checked"] if rounds > 1))
       end
 
       private
@@ -84,7 +84,8 @@ module Ractorbench
         return false if @fixed.key?(candidate) # fixed once and refused again: the fix does not hold
 
         rewrite = RactorRewrite.for(candidate, @scan.sources)
-        problem["candidate"] = {"kind" => candidate.kind, "name" => candidate.name, "defined_at" => candidate.line && candidate.at}
+        problem["candidate"] = {"kind" => candidate.kind, "name" => candidate.name, "owner" => candidate.owner,
+                                "defined_at" => candidate.line && candidate.at}.compact
         @fixed[candidate] = rewrite
         if rewrite.check_only?
           problem["manual"] = rewrite.why_not

@@ -18,6 +18,8 @@ require_relative "../analysis/sweep"
 require_relative "../reports/parts/units"
 require_relative "../advisor/preflight"
 require_relative "../advisor/ractor_rounds"
+require_relative "../advisor/fix_writer"
+require_relative "../advisor/fix_summary"
 require_relative "../advisor/diagnosis"
 require_relative "../advisor/sweep_plan"
 require_relative "../advisor/report"
@@ -134,6 +136,7 @@ module Ractorbench
         @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
         preflight = @rounds.call(preflight)
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
+        return fix(target, preflight, diagnoses) if @fix
         return check_only(preflight, diagnoses) if @check
 
         sweep(target, preflight, diagnoses)
@@ -163,6 +166,12 @@ module Ractorbench
           o.on("--example NAME", "an example that ships with ractorbench instead of FILE: " \
             "#{Ractorbench::Advisor::Examples.all.keys.join(", ")} (`ractorbench list` shows where)") { |n| @example = n }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
+          o.on("--fix", "write a copy of FILE with every mechanical fix for ractors (FILE#{Ractorbench::Advisor::FixWriter::SUFFIX.delete_prefix(".")} " \
+            "beside it), list what is left to fix by hand, then check the copy and sweep it (with --check: only check it)") { @fix = true }
+          o.on("--fix-to PATH", "with --fix: write the fixed copy to PATH (--force to replace a file there)") do |path|
+            @fix = true
+            @fix_to = path
+          end
           o.on("--profile[=TOOL]", "after the sweep, one more run of each model and worker count with a profiler (perf, " \
             "else vernier), not among the timed runs: where the time went, next to serial's") { |t| @profile = Profile::Request.parse(t) }
         end
@@ -176,6 +185,26 @@ module Ractorbench
 
       def ruby
         @ruby_text ? Rubies::Selection.new.one(@ruby_text) : Rubies::Target.current
+      end
+
+      # The problems found, the fixed copy written and what it leaves, then
+      # the copy checked (and swept) in place of FILE.
+      def fix(target, preflight, diagnoses)
+        terminal = terminal(@out)
+        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
+        writer = Ractorbench::Advisor::FixWriter.new(@rounds.copy, @file, to: @fix_to, force: @force)
+        writer.call
+        summary = Ractorbench::Advisor::FixSummary.new(preflight, written: writer.written, file: @file)
+        @out.puts terminal.present(summary.lines(width: terminal.width).join("\n"))
+        @out.puts
+        @file = Ractorbench::Advisor::Paths.short(writer.path)
+        fixed = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: fixed["module"], timeout: @timeout)
+        fixed = @rounds.call(fixed)
+        again = Ractorbench::Advisor::Diagnosis.all(fixed)
+        return check_only(fixed, again) if @check
+
+        sweep(target, fixed, again)
       end
 
       def check_only(preflight, diagnoses)
@@ -192,7 +221,11 @@ module Ractorbench
       # How far each part of the check got, first use first.
       def checked(preflight)
         parts = []
-        if (n = preflight["ractor_checked"])
+        if (rounds = preflight["ractor_rounds"].to_i) > 1
+          n = preflight["ractor_checked_copy"].to_i
+          parts << "in a ractor #{rounds} times, each past the problems before it " \
+            "(#{n.zero? ? "no item got through the last" : "#{n} items through the last"})"
+        elsif (n = preflight["ractor_checked"])
           parts << (n.zero? ? "in a ractor (no item got through)" : "#{n} items in a ractor")
         end
         parts << "#{preflight["threads_checked"]} in #{preflight["threads_count"]} threads" if preflight["threads_checked"]
