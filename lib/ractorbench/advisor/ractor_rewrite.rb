@@ -49,6 +49,8 @@ module Ractorbench
       # `require "x"` inside a method: the main ractor requires it when the
       # file loads; other ractors skip the call (only the main one may load).
       def load_at_load_time
+        return touch_autoload if @c.detail&.key?("autoload")
+
         use = @c.uses.first
         feature = @c.detail && @c.detail["feature"]
         return @why_not = "it is not a `require` of a named file" unless use && feature
@@ -63,6 +65,13 @@ module Ractorbench
         else
           "require #{feature.inspect}"
         end
+        @how = "loaded when the file loads, in the main ractor"
+      end
+
+      # An autoload: named once at the end of the file, it loads then, in
+      # the main ractor.
+      def touch_autoload
+        @tail << "#{"#{@c.owner}::" unless @c.owner.to_s.empty?}#{@c.detail["autoload"]} # loads it now, in the main ractor"
         @how = "loaded when the file loads, in the main ractor"
       end
 

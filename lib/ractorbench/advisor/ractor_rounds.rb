@@ -114,7 +114,9 @@ module Ractorbench
         elsif message.match?(/class variables/)
           here.find { |c| c.kind == "cvar" && source.include?(c.name) }
         elsif problem["kind"] == "lazy_load"
-          here.find { |c| c.kind == "lazy_load" && !@fixed.key?(c) }
+          here.find { |c| c.kind == "lazy_load" && !@fixed.key?(c) } || @scan.candidates.find do |c|
+            c.kind == "lazy_load" && c.detail&.key?("autoload") && source.match?(/\b#{c.detail["autoload"]}\b/)
+          end
         elsif problem.dig("error", "class") == "Ractor::UnsafeError"
           method = problem["unsafe_method"].to_s.split(".").last
           here.find { |c| c.kind == "c_method" && c.name.split(".").last == method } || here.find { |c| c.kind == "c_method" }

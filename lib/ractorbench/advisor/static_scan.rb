@@ -177,8 +177,9 @@ module Ractorbench
             (@requires_here ||= []) << File.expand_path(feature.end_with?(".rb") ? feature : "#{feature}.rb", File.dirname(@path))
           end
         when "autoload"
-          @others << Candidate.new(kind: "lazy_load", name: "autoload #{string_arg(node[2]) || "?"}", file: @path, line: line,
-            uses: [])
+          constant = node[2].flatten.each_index.filter_map { |i| node[2].flatten[i + 1] if node[2].flatten[i] == :@const }.first
+          @others << Candidate.new(kind: "lazy_load", name: "autoload #{constant}", owner: scope.join("::"), file: @path,
+            line: line, uses: [], detail: {"autoload" => constant})
         end
       end
 
