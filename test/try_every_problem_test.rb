@@ -109,6 +109,13 @@ class TryEveryProblemTest < Minitest::Test
     assert_match(/checked: first in a ractor \d+ times, each past the problems before it \(8 items through the last\)/, out)
   end
 
+  # csv is a gem on Ruby 4.0 (a default library on 3.1, with no version).
+  def test_a_problem_inside_a_gem_names_the_gem_and_its_version
+    result = check(fixture("try/library_use.rb"), installed("4.0"))
+    assert_match(/what:  constant CSV::Converters \(a Hash, not frozen\), of the csv library \(csv\.rb:\d+\), from the gem csv \d+\.\d+\.\d+/,
+      unwrapped(result.out))
+  end
+
   def test_ractor_safe_idioms_give_no_finding
     rubies = [nil, *RUBIES.values.select { |r| File.executable?(r) }]
     Dir[File.join(SAFE, "*.rb")].sort.each do |file|
@@ -135,7 +142,7 @@ class TryEveryProblemTest < Minitest::Test
       refute_match(/\.rb:\d+:in /, out + result.err, "no stack trace")
       copy = file.sub(/\.rb\z/, ".ractor_fixed.rb")
       assert File.exist?(copy), "#{file}: #{out}#{result.err}"
-      manual = File.read(file).scan(/# expect: c_method/).size
+      manual = File.read(file).scan("# expect: c_method").size
       problems = out[/(\d+) of (\d+) problems fixed mechanically/, 2].to_i
       assert_match(/#{problems - manual} of #{problems} problems fixed mechanically; your file is unchanged/, out)
       assert_equal manual, out.scan(/^  left: .*C method/).size, out
@@ -174,7 +181,7 @@ class TryEveryProblemTest < Minitest::Test
     assert_equal 1, runs.map { |r| r["digest"] }.uniq.size, "every model computed serial's results"
   end
 
-  RUNNER = <<~'RUBY'
+  RUNNER = <<~RUBY
     Warning[:experimental] = false
     require ARGV[0]
     mod = ObjectSpace.each_object(Module).find { |m| m.name && m.singleton_class.method_defined?(:work) && m.method(:work).source_location&.first == ARGV[0] }

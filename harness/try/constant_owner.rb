@@ -34,7 +34,7 @@ module Ractorbench
           {"name" => full_name(owner, short), "owner" => owner.name, "constant" => short,
            "expression" => expression(owner, short, private), "private" => private,
            "defined_at" => (file && line.to_i.positive?) ? "#{file}:#{line}" : nil,
-           "library" => file ? library(file) : "ruby", "class" => value.class.name,
+           "library" => file ? library(file) : "ruby", "gem" => file && gem_version(file), "class" => value.class.name,
            "frozen" => value.frozen?, "shareable" => Ractor.shareable?(value)}
         end
 
@@ -75,6 +75,13 @@ module Ractorbench
           owner.const_source_location(short, false)
         rescue NameError, ArgumentError
           nil
+        end
+
+        # An installed gem's name and version from a path under it
+        # ("csv 3.3.5"), else nil (Ruby's standard library, the user's code).
+        def gem_version(path)
+          m = path.to_s.match(%r{/gems/([^/]+?)-(\d[^/-]*)(?:-[^/]*)?/})
+          m && "#{m[1]} #{m[2]}"
         end
 
         # nil for the user's own code; else the gem or standard library the

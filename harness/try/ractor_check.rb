@@ -95,13 +95,20 @@ module Ractorbench
           {
             "where" => frame&.to_s, "source" => source,
             "raised_in" => (top.to_s if top && !UserCode.user?(top.path)),
-            "library" => (ConstantOwner.library(top.path) if top && !UserCode.user?(top.path)),
+            "library" => (ConstantOwner.library(top.path) if library_frame?(top)),
+            "gem" => (ConstantOwner.gem_version(top.path) if library_frame?(top)),
             "called_from" => (caller_frame.to_s if caller_frame && caller_frame.to_s != frame.to_s),
             "unsafe_method" => (UserCode.method_name(top) if error["class"] == "Ractor::UnsafeError"),
             "work_location" => work_file && "#{work_file}:#{work_line}",
             "work_source" => work_file && UserCode.source_line(work_file, work_line),
             "ivars" => ivar_facts(target, source)
           }.compact
+        end
+
+        # A frame of a library's code: not the user's, nor ractorbench's own
+        # (which only called work).
+        def library_frame?(frame)
+          frame && !UserCode.user?(frame.path) && !File.expand_path(frame.path).start_with?(UserCode::NOT_USER.first)
         end
 
         # The instance variables of the user's module that the failing line

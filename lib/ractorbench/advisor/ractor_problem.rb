@@ -85,7 +85,7 @@ module Ractorbench
         at = info["defined_at"] && Paths.short(info["defined_at"])
         if info["library"]
           lib = (info["library"] == "ruby") ? "Ruby itself" : "the #{info["library"]} library"
-          ", of #{lib}#{" (#{File.basename(at)})" if at}#{reader(info)}"
+          ", of #{lib}#{" (#{File.basename(at)})" if at}#{gem_named(info["gem"])}#{reader(info)}"
         elsif at
           ", defined at #{at}"
         else
@@ -170,7 +170,7 @@ module Ractorbench
 
       def global(name)
         if library
-          return build(what: "the #{library} library reads the global variable #{name} (#{in_library})",
+          return build(what: "the #{library} library reads the global variable #{name} (#{in_library}#{gem_named(@facts["gem"])})",
             why: "only the main ractor may read or write global variables",
             fix: "the #{library} library is not Ractor-safe on this Ruby: use processes (or call it in a way that " \
                  "avoids that code)")
@@ -184,6 +184,9 @@ module Ractorbench
       def changes?(name)
         name && @facts["source"].to_s.match?(/#{Regexp.escape(name)}(?:\s*(?:[-+*\/%|&]|\|\||&&)?=(?!=)|#{MUTATES})/)
       end
+
+      # ", from the gem csv 3.3.5": the version a problem inside a gem is in.
+      def gem_named(gem) = gem ? ", from the gem #{gem}" : ""
 
       def in_library = File.basename(@facts["raised_in"].to_s)
 
@@ -213,7 +216,7 @@ module Ractorbench
       end
 
       def library_state(what)
-        build(what: "the #{library} library #{what} (#{in_library})",
+        build(what: "the #{library} library #{what} (#{in_library}#{gem_named(@facts["gem"])})",
           why: "a ractor other than the main one may not share that state",
           fix: "the #{library} library is not Ractor-safe on this Ruby: use processes (or call it in a way " \
                "that avoids that code)")
@@ -246,7 +249,7 @@ module Ractorbench
         if @error["class"] == "Ractor::UnsafeError" || @message.match?(/ractor unsafe/i)
           method = @facts["unsafe_method"]
           return build(what: "#{method ? "the C method #{method}," : "a method of a C extension"} not marked " \
-                             "Ractor-safe#{" (#{in_library})" if library}",
+                             "Ractor-safe#{" (#{in_library}#{gem_named(@facts["gem"])})" if library}",
             why: "C methods that are not declared Ractor-safe may only run on the main ractor",
             fix: "#{method ? "#{method} cannot run inside a ractor on this Ruby" : "this library cannot run inside a ractor"}: " \
                  "use processes, or a Ractor-safe alternative")

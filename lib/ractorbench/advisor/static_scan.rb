@@ -204,7 +204,7 @@ module Ractorbench
         return unless ident.is_a?(Array) && DEFINE.include?(ident[1])
 
         line, col = ident[2]
-        name = string_arg(node[1]) || node[1].flatten.each_slice(1).find { |(x)| x.is_a?(String) && x != ident[1] }&.first
+        name = @lines[line - 1].to_s[col..][/\A\w+\s*\(?\s*(?::|["'])(\w+[?!=]?)/, 1]
         explicit = %i[call command_call].include?(call.first)
         @others << Candidate.new(kind: "define_method", name: name.to_s, owner: scope.join("::"), file: @path, line: line,
           uses: [Use.new(file: @path, line: line, col: col, access: :read, method: method)],

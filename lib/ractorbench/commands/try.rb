@@ -85,7 +85,9 @@ module Ractorbench
         try first checks FILE in a few seconds: work inside a real ractor and in threads side by side,
         each before anything else has called it (as in a sweep), then the contract, a few items timed
         and Marshal. When a model cannot run the work it lists every problem (which object, where,
-        why) and what to change; a fix it prints was checked on a copy of FILE. It sweeps the others.
+        why) and what to change: for ractors the check runs again on its own copy of FILE past each
+        problem until none is left. A fix it prints was checked on a copy of FILE. It sweeps the others.
+        --fix writes that copy with every mechanical fix (FILE never changes), then checks and sweeps it.
       TEXT
 
       def initialize(argv, out:, err:)
