@@ -225,8 +225,7 @@ module Ractorbench
         parts = []
         if (rounds = preflight["ractor_rounds"].to_i) > 1
           n = preflight["ractor_checked_copy"].to_i
-          parts << "in a ractor #{rounds} times, each past the problems before it " \
-            "(#{n.zero? ? "no item got through the last" : "#{n} items through the last"})"
+          parts << (n.zero? ? "in a ractor (#{rounds} rounds; no item got through the last)" : "#{n} items in a ractor (#{rounds} rounds)")
         elsif (n = preflight["ractor_checked"])
           parts << (n.zero? ? "in a ractor (no item got through)" : "#{n} items in a ractor")
         end
