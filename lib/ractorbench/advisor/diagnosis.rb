@@ -96,7 +96,10 @@ module Ractorbench
         return [] unless index
 
         blocker = problems[index]
-        if blocker["library"] || blocker.dig("constant", "library")
+        if (limit = preflight["ractor_limit"])
+          ["the check stopped after #{limit} rounds (its limit) at #{short(findings[index])}: problems past it, if any, " \
+           "are not listed; `ractorbench try --fix` and a check of its copy go on from there"]
+        elsif blocker["library"] || blocker.dig("constant", "library")
           ["the check stopped at #{short(findings[index])}, which is the library's, not your code's: " \
            "problems past it, if any, are not listed"]
         else

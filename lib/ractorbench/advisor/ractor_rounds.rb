@@ -42,6 +42,7 @@ module Ractorbench
           blockers = Array(round["ractor_problems"]).select { |p| blocking?(p, round) }
           break if blockers.empty?
 
+          before = @copy.rewrites.size
           stopped = blockers.find { |p| !bypass(p) }
           break if stopped
 
@@ -49,24 +50,33 @@ module Ractorbench
             Preflight.new(target: @target, file: @file, module_name: @module, timeout: @timeout,
               sources: @copy.sources, ractor_only: true).call
           rescue UsageError => e
-            @load_failure = e.message
-            stopped = blockers.last
-            @copy.rewrites.pop
-            stopped["manual"] = "the check's copy with the mechanical fix did not load (#{e.message})"
+            stopped = undo(blockers, before, e.message)
             break
           end
           rounds += 1
           problems = keyed(problems, round)
         end
-        stopped ||= Array(round["ractor_problems"]).find { |p| blocking?(p, round) } if rounds >= LIMIT
+        if rounds >= LIMIT && !stopped
+          stopped = Array(round["ractor_problems"]).find { |p| blocking?(p, round) }
+          limited = !stopped.nil?
+        end
         @copy.add_lines(Array(round.dig("ractor_fix", "lines"))) if round["ractor_fix"]
         first.merge("ractor_problems" => ordered(problems.values), "ractor_rounds" => rounds,
           "ractor_stopped_at" => stopped&.fetch("key", nil) || (first["ractor_stopped_at"] if rounds == 1),
           "ractor_fix" => round["ractor_fix"] || first["ractor_fix"], "ractor_candidates" => @scan.candidates.size,
-          "ractor_limit" => (LIMIT if rounds >= LIMIT), "ractor_checked_copy" => (round["ractor_checked"] if rounds > 1))
+          "ractor_limit" => (LIMIT if limited), "ractor_checked_copy" => (round["ractor_checked"] if rounds > 1))
       end
 
       private
+
+      # The copy with this round's fixes did not load: they are not
+      # mechanical after all, and the rounds end at the first of them.
+      def undo(blockers, before, why)
+        @copy.rewrites.pop(@copy.rewrites.size - before)
+        fixed = blockers.select { |p| p.delete("mechanical") }
+        fixed.each { |p| p["manual"] = "the check's copy with its mechanical fix did not load (#{why})" }
+        fixed.first || blockers.first
+      end
 
       # A problem the check did not get past: no remedy of its own, or the
       # one it stopped at (a remedy that did not hold).
