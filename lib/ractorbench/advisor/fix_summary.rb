@@ -3,6 +3,7 @@
 require_relative "paths"
 require_relative "ractor_problem"
 require_relative "text_wrap"
+require_relative "../plural"
 
 module Ractorbench
   module Advisor
@@ -27,8 +28,9 @@ module Ractorbench
 
       def lines(width: 100)
         copies = @written.map { |copy, original| "#{Paths.short(copy)} (a copy of #{Paths.short(original)})" }
-        out = ["Fixed copy: #{copies.join(", ")}; #{@problems.size - left.size} of #{@problems.size} problems fixed " \
-               "mechanically; your file is unchanged"]
+        head = "Fixed copy: #{copies.join(", ")}; #{@problems.size - left.size} of " \
+          "#{Plural.count(@problems.size, "problem")} fixed mechanically; your file is unchanged"
+        out = TextWrap.wrap(head, width: width, indent: "  ")
         fixed.each { |p| out.concat(item("fixed", p, how(p), width)) }
         left.each { |p| out.concat(item("left", p, manual(p), width)) }
         out
