@@ -6,8 +6,8 @@ module Ractorbench
     # the user's files, each on one line, so that every line keeps its
     # number: state work changes kept per ractor (`Ractor.current[key]`,
     # set up from the value it is first given), state work only reads made
-    # shareable, a define_method block made a shareable proc. nil when no
-    # mechanical fix applies; `why_not` then says why.
+    # shareable, a define_method block made a shareable proc. When no
+    # mechanical fix applies, `why_not` says why (and the manual fix).
     class RactorRewrite
       # file, line, col: where the old text starts; old: the text replaced.
       Edit = Struct.new(:file, :line, :col, :old, :new)

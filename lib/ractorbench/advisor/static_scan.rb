@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "ripper"
+require "set"
 
 module Ractorbench
   module Advisor
@@ -49,6 +50,7 @@ module Ractorbench
         @definitions = {}
         @uses = Hash.new { |h, k| h[k] = [] }
         @others = []
+        @modules = Set.new
         scan(File.expand_path(file))
         @candidates = build
       end
@@ -81,13 +83,16 @@ module Ractorbench
         case node.first
         when :module, :class
           name = const_name(node[1])
+          @modules << name.to_s.split("::").last
           body = (node.first == :class) ? node[3] : node[2]
           walk(node[2], scope, method) if node.first == :class
-          return walk(body, scope + [name].compact, nil)
+          return inside(class_body: node.first == :class) { walk(body, scope + [name].compact, nil) }
         when :sclass
-          return walk(node[2], scope, method)
+          return inside(class_body: false) { walk(node[2], scope, method) }
         when :def
-          return walk(node[3], scope, node[1][1])
+          # An instance method of a class: its @names are each object's own.
+          # A module's (module_function, extend self) are the module's.
+          return inside(instance_method: @class_body) { walk(node[3], scope, node[1][1]) }
         when :defs
           return walk(node[5], scope, node[3][1])
         when :assign, :opassign
@@ -107,6 +112,15 @@ module Ractorbench
           return if define_method(node, scope, method)
         end
         node.drop(1).each { |n| walk(n, scope, method) }
+      end
+
+      def inside(class_body: @class_body, instance_method: @instance_method)
+        saved = [@class_body, @instance_method]
+        @class_body = class_body
+        @instance_method = instance_method
+        yield
+      ensure
+        @class_body, @instance_method = saved
       end
 
       def assignment(node, scope, method)
@@ -143,6 +157,7 @@ module Ractorbench
         kind = {:@ivar => "ivar", :@cvar => "cvar", :@gvar => "global", :@const => "constant"}[token.first]
         return unless kind
         return if kind == "global" && RACTOR_LOCAL_GLOBALS.include?(token[1])
+        return if kind == "ivar" && @instance_method
 
         line, col = token[2]
         @uses[[kind, owner(kind, scope), token[1]]] << Use.new(file: @path, line: line, col: col, access: access, op: op,
@@ -255,7 +270,9 @@ module Ractorbench
           Candidate.new(kind: kind, name: name, owner: owner, file: definition&.fetch(:file), line: definition&.fetch(:line),
             init: definition&.fetch(:init), uses: uses)
         end
-        (found + @others).sort_by { |c| [c.file || c.uses.first.file, c.line || c.uses.first.line] }
+        # A method of the project's own modules is no library's.
+        others = @others.reject { |c| c.kind == "c_method" && @modules.include?(c.detail["receiver"]) }
+        (found + others).sort_by { |c| [c.file || c.uses.first.file, c.line || c.uses.first.line] }
       end
 
       # A bare constant is looked up in its scope and each enclosing one,
