@@ -158,6 +158,15 @@ class TryEveryProblemTest < Minitest::Test
     originals.each { |f, digest| assert_equal digest, Digest::SHA256.file(f).hexdigest, "#{f} unchanged" }
   end
 
+  def test_fix_on_a_ractor_safe_file_writes_nothing
+    FileUtils.cp(File.join(SAFE, "per_ractor_state.rb"), @dir)
+    file = File.join(@dir, "per_ractor_state.rb")
+    result = ractorbench("try", file, "--fix", "--check", chdir: ROOT)
+    assert_equal 0, result.code, result.out + result.err
+    assert_match(/--fix: ractors can run .*per_ractor_state\.rb as written: nothing to fix, no copy written/, unwrapped(result.out))
+    assert_equal ["per_ractor_state.rb"], Dir.children(@dir)
+  end
+
   def test_fix_refuses_to_write_over_the_users_file
     FileUtils.cp(File.join(CORPUS, "counter.rb"), @dir)
     file = File.join(@dir, "counter.rb")

@@ -138,7 +138,9 @@ module Ractorbench
         @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
         preflight = @rounds.call(preflight)
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
-        return fix(target, preflight, diagnoses) if @fix
+        return fix(target, preflight, diagnoses) if @fix && !Array(preflight["ractor_problems"]).empty?
+
+        say("--fix: ractors can run #{@file} as written: nothing to fix, no copy written") if @fix
         return check_only(preflight, diagnoses) if @check
 
         sweep(target, preflight, diagnoses)
