@@ -24,14 +24,14 @@ class TryEveryProblemTest < Minitest::Test
   def corpus = Dir[File.join(CORPUS, "*.rb")].sort
 
   # [kind, "path:line"] of every problem the file and the files it
-  # requires mark.
+  # requires mark ("# expect: KIND, KIND" for several at one line).
   # ruby: :any for every mark, whichever Ruby it exists on.
   def expected(file, ruby)
     helpers = File.read(file).scan(/require_relative "([^"]+)"/).flatten.map { |r| File.join(File.dirname(file), "#{r}.rb") }
     [file, *helpers].flat_map do |path|
-      File.readlines(path).each_with_index.filter_map do |line, i|
-        kind = line[/# expect: (\w+)/, 1]
-        [kind, "#{short(path)}:#{i + 1}"] if kind && (kind != "lazy_load" || ruby == :any || lazy_loading_fails?(ruby))
+      File.readlines(path).each_with_index.flat_map do |line, i|
+        kinds = line[/# expect: ([\w, ]+)/, 1].to_s.split(/,\s*/)
+        kinds.select { |kind| kind != "lazy_load" || ruby == :any || lazy_loading_fails?(ruby) }.map { |kind| [kind, "#{short(path)}:#{i + 1}"] }
       end
     end.sort
   end

@@ -232,7 +232,10 @@ module Ractorbench
       end
 
       def proc_method
-        build(what: "a method defined with define_method or define_singleton_method and a block",
+        named = @facts.dig("candidate", "name")
+        at = @facts.dig("candidate", "defined_at")
+        build(what: "a method defined with define_method or define_singleton_method and a block" \
+                    "#{" (#{named}#{", at #{Paths.short(at)}" if at})" if named}",
           why: "such a method's body is a block that captured the scope it was defined in, and only the ractor " \
                "that defined it may call it",
           fix: "define it with `def` instead#{shareable_proc_hint}")

@@ -34,18 +34,22 @@ module Ractorbench
       # The first check's record with every round's problems in it, in the
       # order of the code, and how the rounds went.
       def call(first)
-        problems = keyed({}, first)
+        problems = {}
         round = first
         rounds = 1
-        stopped = nil
-        while rounds < LIMIT
+        stopped = limited = nil
+        loop do
           blockers = Array(round["ractor_problems"]).select { |p| blocking?(p, round) }
-          break if blockers.empty?
-
           before = @copy.rewrites.size
           stopped = blockers.find { |p| !bypass(p) }
-          break if stopped
+          problems = keyed(problems, round)
+          break if blockers.empty? || stopped
 
+          if rounds >= LIMIT
+            stopped = blockers.first
+            limited = true
+            break
+          end
           round = begin
             Preflight.new(target: @target, file: @file, module_name: @module, timeout: @timeout,
               sources: @copy.sources, ractor_only: true).call
@@ -54,11 +58,6 @@ module Ractorbench
             break
           end
           rounds += 1
-          problems = keyed(problems, round)
-        end
-        if rounds >= LIMIT && !stopped
-          stopped = Array(round["ractor_problems"]).find { |p| blocking?(p, round) }
-          limited = !stopped.nil?
         end
         @copy.add_lines(Array(round.dig("ractor_fix", "lines"))) if round["ractor_fix"]
         first.merge("ractor_problems" => ordered(problems.values), "ractor_rounds" => rounds,
@@ -139,8 +138,15 @@ module Ractorbench
 
       def owner?(candidate, owner) = candidate.owner.to_s == owner.to_s || (candidate.owner.to_s.empty? && owner == "Object")
 
+      # One entry per problem: a later round's problem at the same line with
+      # the same error is another one when the static pass matched it to
+      # another candidate (two define_method helpers called on one line).
       def keyed(known, record)
-        Array(record["ractor_problems"]).each { |p| known[p["key"]] ||= p }
+        Array(record["ractor_problems"]).each do |p|
+          seen = known[p["key"]]
+          p["key"] = "#{p["key"]} (#{p.dig("candidate", "name")})" if seen && p["candidate"] && seen["candidate"] != p["candidate"]
+          known[p["key"]] ||= p
+        end
         known
       end
 
