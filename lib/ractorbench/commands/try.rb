@@ -170,8 +170,8 @@ module Ractorbench
           o.on("--example NAME", "an example that ships with ractorbench instead of FILE: " \
             "#{Ractorbench::Advisor::Examples.all.keys.join(", ")} (`ractorbench list` shows where)") { |n| @example = n }
           o.on("--check", "only check FILE (a ractor, threads at once, Marshal, the contract): no measurements") { @check = true }
-          o.on("--fix", "write a copy of FILE with every mechanical fix for ractors (FILE#{Ractorbench::Advisor::FixWriter::SUFFIX.delete_prefix(".")} " \
-            "beside it), list what is left to fix by hand, then check the copy and sweep it (with --check: only check it)") { @fix = true }
+          o.on("--fix", "write a copy of FILE with every mechanical fix for ractors (#{Ractorbench::Advisor::FixWriter.default_path("my_work.rb")} " \
+            "for my_work.rb, beside it), list what is left to fix by hand, then check the copy and sweep it (with --check: only check it)") { @fix = true }
           o.on("--fix-to PATH", "with --fix: write the fixed copy to PATH (--force to replace a file there)") do |path|
             @fix = true
             @fix_to = path
