@@ -72,6 +72,10 @@ module Ractorbench
         tree = Ripper::SexpBuilderPP.new(text, path).parse
         walk(tree, [], nil) if tree
         @requires_here&.each { |r| scan(r) }
+      rescue SystemCallError, IOError, EncodingError, NoMethodError, TypeError
+        # A shape of code this reading does not know: its candidates so far
+        # stand, and the check in a ractor still finds what it refuses.
+        nil
       end
 
       # scope: enclosing module names; method: the method's name inside a
@@ -106,8 +110,10 @@ module Ractorbench
           return mutation(node[1], scope, method, node[3], node[3][1]) if mutated
 
           library_call(node, scope, method)
-        when :command, :fcall
+        when :command
           command(node, scope, method)
+        when :method_add_arg
+          command([:command, node[1][1], node[2]], scope, method) if node[1].is_a?(Array) && node[1].first == :fcall
         when :method_add_block
           return if define_method(node, scope, method)
         end
