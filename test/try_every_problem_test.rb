@@ -141,6 +141,11 @@ class TryEveryProblemTest < Minitest::Test
       out = unwrapped(result.out)
       refute_match(/\.rb:\d+:in /, out + result.err, "no stack trace")
       copy = file.sub(/\.rb\z/, ".ractor_fixed.rb")
+      if expected(File.join(CORPUS, File.basename(file)), nil).empty? # a kind this Ruby does not have
+        assert_match(/nothing to fix, no copy written/, out)
+        refute File.exist?(copy)
+        next
+      end
       assert File.exist?(copy), "#{file}: #{out}#{result.err}"
       manual = File.read(file).scan("# expect: c_method").size
       flat = out.gsub(/\s+/, " ")
