@@ -134,9 +134,7 @@ module Ractorbench
           raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
             "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
         end
-        preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
-        @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
-        preflight = @rounds.call(preflight)
+        preflight = run_check(target)
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return fix(target, preflight, diagnoses) if @fix && !Array(preflight["ractor_problems"]).empty?
 
@@ -191,6 +189,14 @@ module Ractorbench
         @ruby_text ? Rubies::Selection.new.one(@ruby_text) : Rubies::Target.current
       end
 
+      # The check of @file: the quick check in a child, then, for ractors,
+      # the rounds on its own copy past each problem (@rounds keeps the copy).
+      def run_check(target)
+        preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
+        @rounds.call(preflight)
+      end
+
       # The problems found, the fixed copy written and what it leaves, then
       # the copy checked (and swept) in place of FILE.
       def fix(target, preflight, diagnoses)
@@ -202,9 +208,7 @@ module Ractorbench
         @out.puts terminal.present(summary.lines(width: terminal.width).join("\n"))
         @out.puts
         @file = Ractorbench::Advisor::Paths.short(writer.path)
-        fixed = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
-        @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: fixed["module"], timeout: @timeout)
-        fixed = @rounds.call(fixed)
+        fixed = run_check(target)
         again = Ractorbench::Advisor::Diagnosis.all(fixed)
         return check_only(fixed, again) if @check
 
