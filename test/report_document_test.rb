@@ -3,6 +3,7 @@
 require_relative "test_helper"
 require "cgi"
 require "ractorbench/reports/parts/document_builder"
+require "ractorbench/reports/parts/message_tables"
 
 # Every human format writes the whole report document: each section of the
 # document of a real results file shows in text, Markdown and HTML, so no
@@ -20,6 +21,7 @@ class ReportDocumentTest < Minitest::Test
   PHRASES = {
     figures: ->(c) { c.rows.flat_map { |r| [r["model"], *(c.speedup(r).to_s if r["speedup"])] } },
     ops: ->(tables) { tables.map { |table, _| table.title } },
+    messages: ->(rows) { rows.flat_map { |r| [Ractorbench::Reports::Parts::MessageTables.panel(r), *(Ractorbench::Reports::Parts::MessageTables.rate(r) if r["rate"])] } },
     answer: ->(c) { c.winners.flat_map { |e| [e.winner["model"], *(Ractorbench::Reports::Parts::Cells.ratio(e.winner["speedup"]) if e.winner["speedup"])] } },
     verdict: ->(lines) { [lines.first, *lines.grep(/\ADigests/)] },
     notes: ->(lines) { lines },

@@ -190,6 +190,7 @@ module Ractorbench
       field "units", :number, :worker
       field "nodes", :number, :worker
       field "hops", :number, :worker
+      field "moved_unusable", :boolean, :worker
       field "build_time", :number, :worker, unit: "s"
       field "creation", :string, :worker
       field "warmup", :number, :worker
