@@ -8,6 +8,7 @@ require_relative "parts/cells"
 require_relative "parts/units"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 require_relative "parts/headline"
 require_relative "parts/profile_tables"
 require_relative "parts/document_builder"
@@ -70,6 +71,8 @@ module Ractorbench
         end
 
         def messages(section) = Parts::MessageTables.text(section.content, @layout, prose: @width)
+
+        def memory(section) = Parts::MemoryTables.text(section.content, @layout, prose: @width)
 
         def answer(section) = Summary.headline(section.content.rows, @layout, @width)
 

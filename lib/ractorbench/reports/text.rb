@@ -8,6 +8,7 @@ require_relative "../forked_parts"
 require_relative "../store/split_read"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
 require_relative "parts/profile_tables"
@@ -50,6 +51,8 @@ module Ractorbench
         def ops(_section) = Parts::OpsTables.text(@analysis)
 
         def messages(section) = Parts::MessageTables.text(section.content, Console::DEFAULT_WIDTH, prose: nil)
+
+        def memory(section) = Parts::MemoryTables.text(section.content, Console::DEFAULT_WIDTH, prose: nil)
 
         def answer(section) = Parts::Headline.lines(section.content.rows)
 

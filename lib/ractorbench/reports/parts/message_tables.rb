@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "columns"
+require_relative "row_outcomes"
 require_relative "markdown_text"
 require_relative "ops_tables"
 require_relative "../../console"
@@ -37,12 +38,14 @@ module Ractorbench
             *rows.map { |r| MarkdownText.row([panel(r), *cells(r)]) }, "", "- #{LEGEND}", *notes(rows).map { |l| "- #{l}" }]
         end
 
+        def figures?(r) = !r["rate"].nil?
+
         # "one-way string 1×20000".
         def panel(r) = "#{r["shape"]} #{r["payload"]} #{r["workers"]}×#{r["messages"]}"
 
         def cells(r)
           keys = [r["ruby"], r["model"]]
-          return keys + ["", outcome(r), ""] unless r["rate"]
+          return keys + ["", "", "not run (below)"] unless figures?(r)
 
           [*keys, r["runs"].to_s, rate(r), of_fastest(r["of_fastest"])]
         end
@@ -59,22 +62,23 @@ module Ractorbench
           return "fastest" if ratio["fastest"].nil?
           return "-" unless ratio["estimate"]
 
-          interval = ratio["low"] ? format(" [%.2f–%.2f]", ratio["low"], ratio["high"]) : " [n<6]"
-          format("%.2f×%s", ratio["estimate"], interval)
+          interval = ratio["low"] ? " [#{two(ratio["low"])}–#{two(ratio["high"])}]" : " [n<6]"
+          "#{two(ratio["estimate"])}×#{interval}"
         end
+
+        # Two decimals, or two significant digits below 0.1 (a process's
+        # rate is a few thousandths of a fiber's).
+        def two(value) = (value >= 0.1) ? format("%.2f", value) : format("%.2g", value)
 
         def short(value) = OpsTables.significant(value)
 
-        def outcome(r)
-          return "not run: #{r["unsupported"]}" if r["unsupported"]
-          return "FAILED: #{r["failed"].first}" if r["failed"].any?
+        def not_run(rows) = RowOutcomes.not_run(rows, figures: method(:figures?), name: method(:panel))
 
-          "no successful runs"
-        end
-
-        # How each model sent its messages, once per kind of shape.
+        # How each model sent its messages, once per kind of shape; then why
+        # some rows have no figures.
         def notes(rows)
-          rows.filter_map { |r| [r["model"], r["variant"]] if r["variant"] }.uniq.sort.map { |model, variant| "#{model}: #{variant}" }
+          shapes = rows.filter_map { |r| [r["model"], r["variant"]] if r["variant"] }.uniq.sort.map { |model, variant| "#{model}: #{variant}" }
+          shapes + not_run(rows)
         end
       end
     end
