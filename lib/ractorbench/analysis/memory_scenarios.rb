@@ -22,7 +22,7 @@ module Ractorbench
       def row(group)
         params = group.params || {}
         row = {"scenario" => params["scenario"].to_s, "workers" => group.workers, "messages" => group.messages, "ruby" => group.ruby,
-               "model" => group.model, "runs" => group.ok_count, "unsupported" => group.unsupported_reason,
+               "model" => group.model, "runs" => group.ok_count, "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
                "failed" => group.failed_runs.map(&:reason).uniq, "settle" => group.ok_runs.first&.fetch("memory_settle", nil)}
         return row if group.ok_count.zero?
 

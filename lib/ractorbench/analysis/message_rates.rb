@@ -43,7 +43,7 @@ module Ractorbench
         params = group.params || {}
         row = {"shape" => params["shape"].to_s, "payload" => params["payload"].to_s, "workers" => group.workers, "messages" => group.messages,
                "ruby" => group.ruby, "model" => group.model, "runs" => rates.size, "unit" => unit(params["shape"].to_s),
-               "variant" => group.ok_runs.first&.fetch("variant", nil), "unsupported" => group.unsupported_reason,
+               "variant" => group.ok_runs.first&.fetch("variant", nil), "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
                "failed" => group.failed_runs.map(&:reason).uniq}
         return row if rates.empty?
 

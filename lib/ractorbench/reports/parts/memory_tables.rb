@@ -15,7 +15,8 @@ module Ractorbench
       module MemoryTables
         HEADINGS = ["memory scenario", "ruby", "model", "n", "time, median [95%]", "kept MB", "peak MB"].freeze
         LEGEND = "Memory scenarios (ruby-bench's): kept: resident memory after a full GC less that before the scenario; " \
-          "peak: the highest resident memory read every 5 ms during it, less the same; medians ± std dev of n runs."
+          "peak: the highest resident memory read every 5 ms during it, less the same (the full GC touches pages of its own, " \
+          "so kept may pass the peak); medians ± std dev of n runs."
 
         module_function
 
@@ -61,7 +62,7 @@ module Ractorbench
 
         def notes(rows)
           settles = rows.filter_map { |r| [r["ruby"], r["settle"]] if r["settle"] }.uniq
-          [*("Full GC: #{settles.map { |ruby, how| "#{how} on #{ruby}" }.join(", ")}." unless settles.empty?), *not_run(rows)]
+          [*("Full GC: #{settles.map { |ruby, how| "#{how} on #{ruby}" }.join(", ")}." unless settles.empty?), *not_run(rows), *RowOutcomes.disturbed(rows)]
         end
       end
     end

@@ -78,7 +78,7 @@ module Ractorbench
         # some rows have no figures.
         def notes(rows)
           shapes = rows.filter_map { |r| [r["model"], r["variant"]] if r["variant"] }.uniq.sort.map { |model, variant| "#{model}: #{variant}" }
-          shapes + not_run(rows)
+          shapes + not_run(rows) + RowOutcomes.disturbed(rows)
         end
       end
     end

@@ -16,6 +16,16 @@ module Ractorbench
           end
         end
 
+        # Rows whose every run was disturbed show their figures all the same
+        # (as the figures table does); one line says how many.
+        def disturbed(rows)
+          count = rows.count { |r| r["disturbed"] }
+          return [] if count.zero?
+
+          ["Every run of #{count} of these #{rows.size} configurations was disturbed by other programs: their figures " \
+            "are shown, but they are no verdict (see the warnings)."]
+        end
+
         def outcome(r)
           return "not run: #{r["unsupported"]}" if r["unsupported"]
           return "FAILED: #{r["failed"].first}" if r["failed"].any?
