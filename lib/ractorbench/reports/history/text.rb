@@ -27,7 +27,10 @@ module Ractorbench
 
       def files(view, width)
         lines = ["History of #{Plural.count(view.files.size, "results file")}, ordered #{view.order}:"]
-        view.files.each_with_index { |f, i| lines << Console.wrap("  #{i + 1}  #{f.label}  #{f.ruby_shown}  collected #{f.created_at}", width) }
+        digits = view.files.size.to_s.size
+        view.files.each_with_index do |f, i|
+          lines << Console.wrap("  #{(i + 1).to_s.rjust(digits)}  #{f.label}  #{f.ruby_shown}  collected #{f.created_at}", width)
+        end
         lines
       end
 
