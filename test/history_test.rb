@@ -143,6 +143,9 @@ class HistoryTest < Minitest::Test
     assert_usage_error(ractorbench("history", File.join(@dir, "nothing.jsonl"), File.join(@dir, "none.jsonl")), /no such file/)
     assert_usage_error(ractorbench("history", series(1).first), /two or more results files/)
     assert_usage_error(ractorbench("history", @dir, "--order", "sideways"), /--order must be one of auto, ruby, date, given/)
+    two_rubies = File.join(ROOT, "examples", "results", "two_rubies.jsonl")
+    assert_usage_error(ractorbench("history", two_rubies, *series(1), "--order", "ruby"),
+      /--order ruby: two_rubies\.jsonl does not record one Ruby with its date \(it records 2 Rubies\); use --order date/)
   end
 
   def test_the_html_page_draws_a_chart_per_configuration

@@ -2,6 +2,7 @@
 
 require_relative "../analysis"
 require_relative "../errors"
+require_relative "../plural"
 require_relative "../plan/configuration"
 require_relative "../stats/summary"
 require_relative "history/change_points"
@@ -92,7 +93,7 @@ module Ractorbench
           if how == "ruby" && !dated
             undated = files.reject(&:ruby_date).first
             raise UsageError, "--order ruby: #{undated.label} does not record one Ruby with its date " \
-              "(#{undated.rubies.size} Rubies); use --order date or --order given"
+              "(it records #{Plural.count(undated.rubies.size, "Ruby", "Rubies")}); use --order date or --order given"
           end
           return order(files, "date") unless dated
 
