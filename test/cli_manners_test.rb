@@ -55,7 +55,7 @@ class CLIMannersTest < Minitest::Test
 
   def test_unknown_commands_and_help_topics_are_one_line
     assert_usage_error ractorbench("frobnicate"), /unknown command "frobnicate"; run `ractorbench help`/
-    assert_usage_error ractorbench("help", "frobnicate"), /no command "frobnicate"; the commands: compare, list/
+    assert_usage_error ractorbench("help", "frobnicate"), /no command "frobnicate"; the commands: compare, history, list/
     assert_usage_error ractorbench("help", "run", "try"), /help takes one command/
   end
 

@@ -24,6 +24,7 @@ class ModelTraitsTest < Minitest::Test
     "ractorbench/plan/suites/basic_benchmarking.rb" => %w[serial threads processes ractors ractors-pipeless],
     "ractorbench/plan/suites/exploring_ractors.rb" => %w[serial threads ractors],
     "ractorbench/plan/suites/ractor_reconsidered.rb" => %w[serial ractors threads fibers processes],
+    "ractorbench/plan/suites/messaging.rb" => %w[ractors threads processes fibers],
     # The serial *family* (Harness::Model::FAMILIES), which shares its name
     # with the model: a family is a trait.
     "ractorbench/plan/capacity.rb" => %w[serial],

@@ -6,6 +6,7 @@ require_relative "version"
 require_relative "cli/parser"
 require_relative "console"
 require_relative "reports"
+require_relative "reports/history/formats"
 
 module Ractorbench
   # Dispatches `ractorbench COMMAND ...` to one file per command under
@@ -74,7 +75,7 @@ module Ractorbench
         out.puts(*prose["Usage: ractorbench [COMMAND] [options]   (no command: a short tour of every experiment)"], "", "Commands:",
           *commands.flat_map { |name, summary| Console.hang(format("  %-8s ", name), summary, width) },
           "", "Formats:", *formats.flat_map { |line| prose["  #{line}"] },
-          "", "Exit status:", *prose["  0 done; 1 a run failed, models disagreed or (compare --fail-above) a slowdown was found;"],
+          "", "Exit status:", *prose["  0 done; 1 a run failed, models disagreed, (compare --fail-above) a slowdown or (history --fail-on-change) a step was found;"],
           *prose["  2 bad input (one line on stderr saying what to change); 130 interrupted."], "",
           *Console.hang("", "`ractorbench help COMMAND` shows a command's options and exit status; NO_COLOR or --no-color: no colour.",
             width, column: 0))
@@ -87,7 +88,8 @@ module Ractorbench
         ["report --format: #{Reports.names.join(", ")} (default summary; text: in full)",
           "run and tour --format: the same (default summary: the compact table; --wide for every column)",
           "report --by ruby|machine --format: #{Reports.names(of: :sides).join(", ")} (default text)",
-          "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)"]
+          "compare --format: #{Reports.names(of: :comparison).join(", ")} (default text)",
+          "history --format: #{Reports::HISTORY_FORMATS.keys.sort.join(", ")} (default text)"]
       end
 
       def load_commands

@@ -190,6 +190,13 @@ module Ractorbench
       field "units", :number, :worker
       field "nodes", :number, :worker
       field "hops", :number, :worker
+      field "moved_unusable", :boolean, :worker
+      # The memory scenarios' (workloads/memory.rb): resident memory kept
+      # after a full GC, and the peak during the scenario, both above the
+      # resident memory before it; summarised by Analysis::MemoryScenarios.
+      field "kept_kb", :amount, :worker, title: "kept memory", unit: "KB"
+      field "scenario_peak_kb", :amount, :worker, title: "scenario peak memory", unit: "KB"
+      field "memory_settle", :string, :worker
       field "build_time", :number, :worker, unit: "s"
       field "creation", :string, :worker
       field "warmup", :number, :worker

@@ -14,6 +14,8 @@ require_relative "svg/sweep_chart"
 require_relative "../analysis/sweep"
 require_relative "../analysis/ops_per_second"
 require_relative "parts/ops_tables"
+require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 
 require_relative "../reports"
 require_relative "parts/format"
@@ -52,7 +54,7 @@ module Ractorbench
           @view = view
         end
 
-        %i[answer verdict cautions ops figures profiles].each do |id|
+        %i[answer verdict cautions ops messages memory figures profiles].each do |id|
           define_method(id) { |section| @view.section_html(id.to_s, section) }
         end
 

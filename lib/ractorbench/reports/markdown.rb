@@ -9,6 +9,8 @@ require_relative "parts/profile_tables"
 require_relative "parts/document_builder"
 require_relative "parts/glance"
 require_relative "parts/ops_tables"
+require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 
 require_relative "../reports"
 require_relative "parts/format"
@@ -44,6 +46,10 @@ module Ractorbench
         end
 
         def ops(_section) = Parts::OpsTables.markdown(@analysis)
+
+        def messages(section) = Parts::MessageTables.markdown(section.content)
+
+        def memory(section) = Parts::MemoryTables.markdown(section.content)
 
         def verdict(section) = ["", *section.content.map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l }]
 

@@ -7,6 +7,8 @@ require_relative "parts/columns"
 require_relative "parts/cells"
 require_relative "parts/units"
 require_relative "parts/ops_tables"
+require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 require_relative "parts/headline"
 require_relative "parts/profile_tables"
 require_relative "parts/document_builder"
@@ -67,6 +69,10 @@ module Ractorbench
         def ops(_section)
           @wide ? Parts::OpsTables.text(@analysis) : Parts::OpsTables.compact(@analysis, @layout, prose: @width)
         end
+
+        def messages(section) = Parts::MessageTables.text(section.content, @layout, prose: @width)
+
+        def memory(section) = Parts::MemoryTables.text(section.content, @layout, prose: @width)
 
         def answer(section) = Summary.headline(section.content.rows, @layout, @width)
 

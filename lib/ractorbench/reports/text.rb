@@ -7,6 +7,8 @@ require_relative "../plan/configuration"
 require_relative "../forked_parts"
 require_relative "../store/split_read"
 require_relative "parts/ops_tables"
+require_relative "parts/message_tables"
+require_relative "parts/memory_tables"
 require_relative "parts/headline"
 require_relative "parts/notes"
 require_relative "parts/profile_tables"
@@ -47,6 +49,10 @@ module Ractorbench
         end
 
         def ops(_section) = Parts::OpsTables.text(@analysis)
+
+        def messages(section) = Parts::MessageTables.text(section.content, Console::DEFAULT_WIDTH, prose: nil)
+
+        def memory(section) = Parts::MemoryTables.text(section.content, Console::DEFAULT_WIDTH, prose: nil)
 
         def answer(section) = Parts::Headline.lines(section.content.rows)
 

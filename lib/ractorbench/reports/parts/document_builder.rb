@@ -9,6 +9,8 @@ require_relative "notes"
 require_relative "gap_notes"
 require_relative "vm_notes"
 require_relative "../../analysis/ops_per_second"
+require_relative "../../analysis/message_rates"
+require_relative "../../analysis/memory_scenarios"
 require_relative "../../analysis/warnings"
 require_relative "../../profile/findings"
 
@@ -28,6 +30,8 @@ module Ractorbench
           Document.new(analysis, [
             section[:figures, "Figures", Document::Figures.new(rows: rows, pairs: pairs, header: analysis.header)],
             section[:ops, "Operations per second", Analysis::OpsPerSecond.tables(analysis)],
+            section[:messages, "Message passing", Analysis::MessageRates.rows(analysis)],
+            section[:memory, "Memory scenarios", Analysis::MemoryScenarios.rows(analysis)],
             section[:answer, "Speedup over serial", Document::Answer.new(rows: rows, winners: Analysis::Winners.for(pairs))],
             section[:verdict, "Runs and digests", Verdict.lines(analysis)],
             section[:notes, "Notes", Notes.lines(rows)],

@@ -24,7 +24,10 @@ module Ractorbench
 
         attr_reader :title
 
-        def initialize(title:, x_axis:, y_axis:, series:, ideal: true)
+        # tip: (series, x, y, low, high) -> a point's tooltip; by default a
+        # speedup at a worker count.
+        def initialize(title:, x_axis:, y_axis:, series:, ideal: true, tip: nil)
+          @tip = tip || method(:speedup_tip)
           @title = title
           @x_axis = x_axis
           @y_axis = y_axis
@@ -74,11 +77,14 @@ module Ractorbench
             if lo && hi
               svg.line(x.call(wx), y.call(lo), x.call(wx), y.call(hi), stroke: series.color, class: "whisker")
             end
-            tip = "#{series.label}, #{Scale.label(wx)} workers: #{format("%.2f", wy)}×" +
-              (lo ? " #{Parts::Cells.interval(lo, hi)}" : " (no interval: fewer than 6 runs)")
-            svg.circle(x.call(wx), y.call(wy), 4, fill: series.color, class: "point", tooltip: tip)
+            svg.circle(x.call(wx), y.call(wy), 4, fill: series.color, class: "point", tooltip: @tip.call(series, wx, wy, lo, hi))
           end
           legend(svg, series, bottom + AXIS + index * LEGEND + 12)
+        end
+
+        def speedup_tip(series, wx, wy, lo, hi)
+          "#{series.label}, #{Scale.label(wx)} workers: #{format("%.2f", wy)}×" +
+            (lo ? " #{Parts::Cells.interval(lo, hi)}" : " (no interval: fewer than 6 runs)")
         end
 
         def legend(svg, series, ly)

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require_relative "../stats/summary"
+require_relative "../stats/median_interval"
+
+module Ractorbench
+  class Analysis
+    # The memory workload's runs (ruby-bench's Ractor memory scenarios):
+    # per configuration the scenario's time, the memory kept after a full
+    # GC and the peak during it (both above the memory before it), each a
+    # median of the runs the figures come from with its spread.
+    module Analysis::MemoryScenarios
+      WORKLOAD = "memory"
+
+      module_function
+
+      def rows(analysis)
+        analysis.groups.select { |g| g.workload == WORKLOAD }
+          .sort_by { |g| [g.params_label.to_s, g.workers, g.messages, g.ruby.to_s, g.model] }.map { |g| row(g) }
+      end
+
+      def row(group)
+        params = group.params || {}
+        row = {"scenario" => params["scenario"].to_s, "workers" => group.workers, "messages" => group.messages, "ruby" => group.ruby,
+               "model" => group.model, "runs" => group.ok_count, "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
+               "failed" => group.failed_runs.map(&:reason).uniq, "settle" => group.ok_runs.first&.fetch("memory_settle", nil)}
+        return row if group.ok_count.zero?
+
+        time = Stats::MedianInterval.for(group.values("messages_time").compact)
+        row.merge("time" => {"median" => time.median, "low" => time.low, "high" => time.high},
+          "kept_kb" => summary(group.values("kept_kb")), "peak_kb" => summary(group.values("scenario_peak_kb")))
+      end
+
+      def summary(values)
+        s = Stats::Summary.new(values.compact)
+        {"median" => s.median, "stddev" => s.stddev, "samples" => s.n}
+      end
+    end
+  end
+end

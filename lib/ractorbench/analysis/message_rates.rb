@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require_relative "../stats/summary"
+require_relative "../stats/median_interval"
+require_relative "../stats/bootstrap"
+
+module Ractorbench
+  class Analysis
+    # The messaging workload's runs as rates: messages (one-way) or round
+    # trips per second, each run's count over its messages-only time, the
+    # median with its 95% interval per configuration, and each model's rate
+    # over the fastest model's at the same shape, payload, size and Ruby
+    # (a bootstrap interval of the ratio of medians, paired by repetition):
+    # absolute rates belong to one machine, the ratios travel.
+    module Analysis::MessageRates
+      WORKLOAD = "messaging"
+
+      module_function
+
+      # One hash a configuration, grouped by panel and Ruby, the fastest first.
+      def rows(analysis)
+        groups = analysis.groups.select { |g| g.workload == WORKLOAD }
+        groups.group_by { |g| [g.params_label, g.workers, g.messages, g.ruby] }.sort_by { |(label, w, m, ruby), _| [label, w, m, ruby.to_s] }
+          .flat_map { |_, panel| panel_rows(panel) }
+      end
+
+      def panel_rows(groups)
+        measured = groups.map { |g| [g, rates(g)] }
+        fastest, fastest_rates = measured.reject { |_, r| r.empty? }.max_by { |_, r| Stats::Summary.new(r.values).median }
+        measured.map { |g, r| row(g, r, fastest && (g.equal?(fastest) ? nil : [fastest, fastest_rates])) }
+          .sort_by { |r| [r["rate"] ? -r["rate"]["median"] : Float::INFINITY, r["model"]] }
+      end
+
+      # {rep => messages per second} of the runs the figures come from.
+      def rates(group)
+        count = group.workers.to_i * group.messages.to_i
+        group.values("rep").zip(group.values("messages_time")).each_with_object({}) do |(rep, time), out|
+          out[rep] = count / time if time&.positive?
+        end
+      end
+
+      def row(group, rates, reference)
+        params = group.params || {}
+        row = {"shape" => params["shape"].to_s, "payload" => params["payload"].to_s, "workers" => group.workers, "messages" => group.messages,
+               "ruby" => group.ruby, "model" => group.model, "runs" => rates.size, "unit" => unit(params["shape"].to_s),
+               "variant" => group.ok_runs.first&.fetch("variant", nil), "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
+               "failed" => group.failed_runs.map(&:reason).uniq}
+        return row if rates.empty?
+
+        interval = Stats::MedianInterval.for(rates.values)
+        summary = Stats::Summary.new(rates.values)
+        row["rate"] = {"median" => summary.median, "low" => interval.low, "high" => interval.high, "stddev" => summary.stddev,
+                       "relative_spread" => summary.relative_spread}
+        row["of_fastest"] = reference ? ratio(rates, *reference, group) : {"estimate" => 1.0}
+        row
+      end
+
+      def ratio(rates, fastest, fastest_rates, group)
+        interval = Stats::Bootstrap.ratio_of_medians(rates, fastest_rates, label: "#{group.label} / #{fastest.label}")
+        {"estimate" => interval.estimate, "low" => interval.low, "high" => interval.high, "fastest" => fastest.model}
+      end
+
+      def unit(shape) = (shape == "one-way") ? "msg/s" : "rt/s"
+    end
+  end
+end
