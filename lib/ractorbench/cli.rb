@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "errors"
+require_relative "printable"
 require_relative "version"
 require_relative "cli/parser"
 require_relative "console"
@@ -50,7 +51,8 @@ module Ractorbench
       # The closing line, and the exit status, even when no one reads
       # standard error any more.
       def last_words(err, line, status)
-        err.puts("ractorbench: #{line}")
+        # The line may quote a path, a module or a message of the user's.
+        err.puts("ractorbench: #{Printable.terminal(line)}")
         status
       rescue SystemCallError, IOError
         status
