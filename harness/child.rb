@@ -9,6 +9,8 @@ module Ractorbench
     CHILD_STARTED = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
+require_relative "ractorbench/harness/parent_death"
+Ractorbench::Harness::ParentDeath.arm
 require_relative "ractorbench/harness"
 require_relative "ractorbench/harness/channel"
 require_relative "ractorbench/harness/profile_hook"
