@@ -39,6 +39,22 @@ class FightingExceptionsTest < Minitest::Test
     assert_operator File.size(@out), :<, 2_000_000, "the 20 MB messages stayed out of the file"
   end
 
+  # A work that closes file descriptors 0-10 may close one the harness
+  # had open to read its figures: the figure is lost, never the run, and
+  # no line of ractorbench's own harness is shown as the run's failure.
+  def test_closing_the_runs_file_descriptors_shows_no_frame_of_the_harness
+    result = guarded("run", "--load", FIXTURE, "-w", "x-close-fds", "-m", "serial,threads,processes", "--workers", "1,4",
+      "--messages", "50", "--reps", "2", "--timeout", "60", "-o", @out)
+    assert_includes [0, 1], result.code, result.err
+    runs = runs_in(@out)
+    refute_empty runs
+    runs.each do |run|
+      shown = [run["reason"], *run["stderr_tail"]].compact.join("\n")
+      refute_match(%r{/harness/}, shown, "#{run["id"]} shows the harness's own code")
+    end
+    refute_match(%r{/harness/}, result.err)
+  end
+
   # try's check calls work itself: the same descriptions, one line.
   def test_try_names_an_exception_whose_message_raises_in_one_line
     {
