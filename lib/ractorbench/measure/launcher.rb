@@ -33,9 +33,9 @@ module Ractorbench
       # measured: the seconds of the measured part, from the mark a run sends
       # when that part ends (nil for a child that sends none). stopped: the
       # seconds this process was stopped while the child ran (Pauses), not
-      # in whole_time; continued: whether a SIGCONT said it was a stop.
+      # in whole_time.
       Result = Struct.new(:status, :timed_out, :whole_time, :records, :channel_problem, :stdout, :stderr,
-        :user, :system, :escaped, :stopped, :continued, keyword_init: true) do
+        :user, :system, :escaped, :stopped, keyword_init: true) do
         def record = records.reverse.find { |r| !r.key?(ResultChannel::MEASURED) }
 
         def measured = records.find { |r| r.key?(ResultChannel::MEASURED) }&.fetch(ResultChannel::MEASURED)
@@ -61,7 +61,6 @@ module Ractorbench
         pipes = Pipes.new
         cpu_before = Process.times
         paused = Pauses.paused
-        continued = Pauses.continued
         started = now
         pid = ProcessTree.spawn_own do
           Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
@@ -87,7 +86,6 @@ module Ractorbench
         records, problem = decode(pipes.result)
         Result.new(status: status, timed_out: timed_out, whole_time: [ended - started - stopped, 0.0].max, records: records,
           channel_problem: problem, stdout: pipes.out, stderr: pipes.err, escaped: escaped, stopped: stopped,
-          continued: Pauses.continued > continued,
           user: cpu_after.cutime - cpu_before.cutime, system: cpu_after.cstime - cpu_before.cstime)
       ensure
         # Interrupted (Ctrl-C, SIGTERM) or failed before the child was reaped:

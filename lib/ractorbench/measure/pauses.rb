@@ -13,14 +13,14 @@ module Ractorbench
     # the one before means this process did not run meanwhile. A Ruby thread
     # wakes within milliseconds here (the main thread only waits while a run
     # is in flight), so only a stop or a machine too busy to schedule us at
-    # all leaves such a gap. `paused` counts a gap still open too: the first
-    # to wake after a stop may be the one asking.
+    # all leaves such a gap (either way the run's own times may hold it).
+    # `paused` counts a gap still open too: the first to wake after a stop
+    # may be the one asking.
     module Pauses
       TICK = 0.1
       GAP = 0.5
       @lock = Mutex.new
       @paused = 0.0
-      @continued = 0
 
       module_function
 
@@ -32,9 +32,6 @@ module Ractorbench
           @paused + ((gap > GAP) ? gap - TICK : 0.0)
         end
       end
-
-      # How many times a SIGCONT came (a stop ended) since the clock started.
-      def continued = @continued
 
       # Waits for thread at most `seconds` of this process's running time
       # (stops not counted); whether it ended.
@@ -52,7 +49,6 @@ module Ractorbench
         return if @clock&.alive?
 
         @lock.synchronize { @last = now }
-        watch_continue
         @clock = Thread.new do
           loop do
             sleep(TICK)
@@ -68,20 +64,6 @@ module Ractorbench
           @paused += gap - TICK if gap > GAP
           @last = time
         end
-      end
-
-      # SIGCONT says a gap was a stop (not a machine too busy to run us); a
-      # handler already there (the API's caller's) still gets it.
-      def watch_continue
-        return if @watching
-
-        @watching = true
-        previous = Signal.trap("CONT") do |signo|
-          @continued += 1
-          previous.call(signo) if previous.respond_to?(:call)
-        end
-      rescue ArgumentError
-        nil
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
