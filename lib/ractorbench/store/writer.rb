@@ -180,14 +180,6 @@ module Ractorbench
         close
       end
 
-      # Why a file cannot be replaced though it can be written: Linux's
-      # append-only and immutable attributes (chattr +a, +i).
-      def replace_refused(error)
-        return "" unless error.is_a?(Errno::EPERM)
-
-        ": the file may be append-only or immutable, #{Printable.command("lsattr", @path)} shows it"
-      end
-
       def close
         @file.close unless @file.closed?
         @shadow.close
@@ -209,6 +201,14 @@ module Ractorbench
       end
 
       private
+
+      # Why a file cannot be replaced though it can be written: Linux's
+      # append-only and immutable attributes (chattr +a, +i).
+      def replace_refused(error)
+        return "" unless error.is_a?(Errno::EPERM)
+
+        ": the file may be append-only or immutable, #{Printable.command("lsattr", @path)} shows it"
+      end
 
       # One line, or nothing: a failed write is cut back off, so the file
       # stays resumable.
