@@ -58,7 +58,7 @@ module Ractorbench
         timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Commands::Try::DEFAULT_TIMEOUT,
         ruby: ruby && Keywords.text(:ruby, ruby), seed: seed && Keywords.seed(seed), output: output && Keywords.path(:output, output), check: check,
         quiet_wait: Keywords.quiet_wait(wait_quiet))
-      code = Keywords.as("--ruby", :ruby) { try.call }
+      code = Keywords.leading("--ruby", :ruby) { try.call }
       Result.new(kind: :try, path: try.results_path, exit_code: code, text: out.string, log: err.string, analysis: try.analysis)
     end
 

@@ -100,6 +100,17 @@ module Ractorbench
         raise UsageError, "#{keyword}: #{e.message}"
       end
 
+      # A command's error that starts by naming the option ("--ruby 3.9: no
+      # such Ruby"): that name only becomes the keyword, not a command it
+      # prints for pasting.
+      def leading(option, keyword)
+        yield
+      rescue UsageError => e
+        raise unless e.message.start_with?("#{option} ")
+
+        raise UsageError, e.message.sub(option, "#{keyword}:")
+      end
+
       # A check written for the option's text (Plan::Shard.parse, ...): its
       # error names the keyword where it named the option.
       def as(option, keyword)
