@@ -9,10 +9,13 @@ module Ractorbench
     CHILD_STARTED = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
+require_relative "ractorbench/harness/parent_death"
+Ractorbench::Harness::ParentDeath.arm
 require_relative "ractorbench/harness"
 require_relative "ractorbench/harness/channel"
 require_relative "ractorbench/harness/profile_hook"
 require_relative "ractorbench/harness/fields"
+require_relative "ractorbench/harness/error_text"
 
 module Ractorbench
   module Harness
@@ -37,7 +40,7 @@ module Ractorbench
         # The workload has no such variant (scope "workload"), or this Ruby lacks what it needs.
         report(record("status" => "unsupported", "scope" => e.scope, "reason" => e.message).to_h)
       rescue Exception => e # rubocop:disable Lint/RescueException -- a child reports every way it can fail
-        report("status" => "error", "reason" => "#{e.class}: #{message(e)}", "backtrace" => Array(e.backtrace).first(8))
+        report("status" => "error", "reason" => ErrorText.of(e), "backtrace" => ErrorText.backtrace(e, 8))
         exit!(1)
       end
 
@@ -110,16 +113,6 @@ module Ractorbench
 
       def now
         Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      end
-
-      # An exception's message may be anything, in any encoding, or even
-      # raise on the asking; sent as bytes, the driver makes them valid UTF-8.
-      def message(error)
-        text = error.message.to_s
-        text = text.encode(Encoding::UTF_8, invalid: :replace, undef: :replace) unless text.encoding.ascii_compatible?
-        text.b
-      rescue Exception # rubocop:disable Lint/RescueException -- the run's failure must still be reported
-        "(its message could not be read)"
       end
 
       def report(record)

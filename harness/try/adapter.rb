@@ -38,7 +38,7 @@ module Ractorbench
           frame = UserCode.frame(e.backtrace, @file)
           # A C method not marked Ractor-safe: Ruby's message does not name it, its first frame does.
           unsafe = UserCode.method_name(UserCode.frames(e.backtrace).first) if e.is_a?(Ractor::UnsafeError)
-          raise WorkError, "#{e.class}: #{e.message.lines.first&.strip}#{" (the C method #{unsafe})" if unsafe} " \
+          raise WorkError, "#{ErrorText.line(e)}#{" (the C method #{unsafe})" if unsafe} " \
             "(#{frame || "in #{@target}.work"}, item #{index})"
         end
 

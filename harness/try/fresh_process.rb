@@ -28,7 +28,7 @@ module Ractorbench
             record = begin
               yield
             rescue Exception => e # rubocop:disable Lint/RescueException -- the parent reports it; never a trace
-              {"status" => "error", "problem" => "#{e.class}: #{e.message}", "backtrace" => Array(e.backtrace).first(8)}
+              {"status" => "error", "problem" => ErrorText.of(e), "backtrace" => Array(e.backtrace).first(8)}
             end
             writer.write(JSON.generate(scrub(record)))
             writer.close

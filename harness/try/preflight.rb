@@ -64,7 +64,7 @@ module Ractorbench
           finish("status" => "bad_input", "problem" => e.message, "location" => e.location || @file)
         rescue Exception => e # rubocop:disable Lint/RescueException -- exit, NotImplementedError...: report, never a trace
           frame = UserCode.frame(e.backtrace, @file)
-          finish("status" => "bad_input", "problem" => "#{@stage} stopped with #{e.class}: #{e.message.lines.first&.strip}",
+          finish("status" => "bad_input", "problem" => "#{@stage} stopped with #{ErrorText.line(e)}",
             "location" => frame&.to_s || @file)
         end
 
@@ -123,7 +123,7 @@ module Ractorbench
           target.work(item)
         rescue => e
           frame = UserCode.frame(e.backtrace, @file)
-          raise ContractError.new("#{target}.work(item #{index}) raised #{e.class}: #{e.message.lines.first&.strip}",
+          raise ContractError.new("#{target}.work(item #{index}) raised #{ErrorText.line(e)}",
             frame&.to_s || location(target.method(:work)))
         end
 

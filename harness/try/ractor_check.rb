@@ -67,7 +67,7 @@ module Ractorbench
         # The receiver of a FrozenError, when it is shareable, travels by
         # reference: its object id tells which frozen constant work changed.
         def exception_facts(error)
-          facts = {"class" => error.class.name, "message" => error.message.to_s, "backtrace" => Array(error.backtrace).first(30)}
+          facts = {"class" => ErrorText.class_name(error), "message" => ErrorText.text(error), "backtrace" => ErrorText.backtrace(error, 30)}
           if error.is_a?(FrozenError) && error.respond_to?(:receiver)
             receiver = begin
               error.receiver

@@ -209,7 +209,7 @@ module Ractorbench
                         "library" => info["library"]}
           true
         rescue Ractor::Error, TypeError, ArgumentError, NameError => e
-          problem["shareable_error"] = "#{e.class}: #{e.message}"
+          problem["shareable_error"] = ErrorText.of(e)
           false
         end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "user_code"
+require_relative "../ractorbench/harness/error_text"
 
 module Ractorbench
   module Harness
@@ -59,7 +60,7 @@ module Ractorbench
           mod.items(n)
         rescue => e
           frame = UserCode.frame(e.backtrace, mod.method(:items).source_location&.first)
-          raise ContractError.new("#{mod}.items(#{n}) raised #{e.class}: #{e.message}", frame&.to_s)
+          raise ContractError.new("#{mod}.items(#{n}) raised #{ErrorText.line(e)}", frame&.to_s)
         end
 
         def location(method)
@@ -73,7 +74,7 @@ module Ractorbench
           raise ContractError.new(syntax_message(e, path), syntax_location(e, path))
         rescue ScriptError, StandardError => e
           frame = UserCode.frame_in(e.backtrace, path) || UserCode.frame(e.backtrace)
-          raise ContractError.new("loading it raised #{e.class}: #{e.message.lines.first&.strip}", frame&.to_s || path)
+          raise ContractError.new("loading it raised #{ErrorText.line(e)}", frame&.to_s || path)
         end
 
         # The scratch copy is compiled under the file's own path, so that
@@ -85,7 +86,7 @@ module Ractorbench
           raise ContractError.new(syntax_message(e, path), syntax_location(e, path))
         rescue ScriptError, StandardError => e
           frame = UserCode.frame_in(e.backtrace, path) || UserCode.frame(e.backtrace)
-          raise ContractError.new("loading it raised #{e.class}: #{e.message.lines.first&.strip}", frame&.to_s || path)
+          raise ContractError.new("loading it raised #{ErrorText.line(e)}", frame&.to_s || path)
         end
 
         def syntax_message(error, path)

@@ -44,6 +44,8 @@ module Ractorbench
     def try(work, items: nil, workers: nil, reps: nil, models: nil, fibers: nil, timeout: nil, ruby: nil, seed: nil,
       output: nil, check: false, wait_quiet: nil)
       file, name = source(work)
+      Keywords.flag(:fibers, fibers)
+      Keywords.flag(:check, check)
       out = StringIO.new
       err = StringIO.new
       command = Keywords.call(:try, name || file.to_s.inspect, items: items, workers: workers, reps: reps, models: models,
@@ -52,11 +54,11 @@ module Ractorbench
         items: items && Keywords.positive_integer(:items, items),
         workers: workers && Keywords.positive_integers(:workers, workers).uniq.sort,
         reps: reps ? Keywords.positive_integer(:reps, reps) : Commands::Try::DEFAULT_REPS,
-        models: models && Keywords.names(:models, models), fibers: fibers,
+        models: models && Keywords.named(:models) { Keywords.names(:models, models) }, fibers: fibers,
         timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Commands::Try::DEFAULT_TIMEOUT,
-        ruby: ruby&.to_s, seed: seed && Keywords.seed(seed), output: output&.to_s, check: check,
+        ruby: ruby && Keywords.text(:ruby, ruby), seed: seed && Keywords.seed(seed), output: output && Keywords.path(:output, output), check: check,
         quiet_wait: Keywords.quiet_wait(wait_quiet))
-      code = try.call
+      code = Keywords.leading("--ruby", :ruby) { try.call }
       Result.new(kind: :try, path: try.results_path, exit_code: code, text: out.string, log: err.string, analysis: try.analysis)
     end
 
@@ -69,23 +71,24 @@ module Ractorbench
         suite: suite, scale: scale, reps: reps, rubies: rubies, seed: seed, timeout: timeout, output: output, load: load,
         time: time, first_run: first_run, wait_quiet: wait_quiet, shard: shard, ruby_bench: ruby_bench)
       plan = Plan::Options.new
-      plan.suite = Keywords.as("--suite", :suite) { Plan::Suite.fetch(suite.to_s) } if suite
-      plan.ruby_bench = Keywords.as("--ruby-bench", :ruby_bench) { Plan::RubyBench.at(ruby_bench.to_s) } if ruby_bench
+      plan.suite = Keywords.named(:suite) { Plan::Suite.fetch(Keywords.text(:suite, suite)) } if suite
+      plan.ruby_bench = Keywords.as("--ruby-bench", :ruby_bench) { Plan::RubyBench.at(Keywords.path(:ruby_bench, ruby_bench)) } if ruby_bench
       plan.workloads = Keywords.names(:workloads, workloads) if workloads
       plan.models = Keywords.names(:models, models) if models
       plan.workers = Keywords.positive_integers(:workers, workers) if workers
       plan.messages = Keywords.positive_integers(:messages, messages) if messages
       plan.scale = Keywords.positive_float(:scale, scale) if scale
+      Keywords.table(:params, params, '{"n" => 24}')
       Keywords.as("--param", :params) { params.each { |key, value| plan.add_param("#{key}=#{value}") } }
       plan.add_param("time=#{Keywords.positive_float(:time, time)}") if time
       repetitions(plan, reps)
       shard &&= Keywords.as("--shard", :shard) { Plan::Shard.parse(shard.to_s) }
       first_run &&= Keywords.as("--first-run", :first_run) { Analysis::FirstRun.parse(first_run.to_s) }
-      catalog = plan.catalog(Plan::Catalog.default.with(Array(load).map(&:to_s)))
+      catalog = plan.catalog(Plan::Catalog.default.with(Keywords.paths(:load, load)))
       entries = plan.entries(catalog)
       log = StringIO.new
       finish = Collection.new(catalog: catalog, entries: entries, rubies: targets(rubies, plan.suite), reps: plan.repetitions,
-        command: command, output: (output || Collection.default_path("ractorbench")).to_s, seed: seed && Keywords.seed(seed),
+        command: command, output: output ? Keywords.path(:output, output) : Collection.default_path("ractorbench"), seed: seed && Keywords.seed(seed),
         timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Collection::DEFAULT_TIMEOUT, shard: shard,
         adaptive: plan.adaptive, quiet_wait: Keywords.quiet_wait(wait_quiet), suite: plan.suite&.name, scale: plan.scale,
         header: plan.ruby_bench ? {"ruby_bench" => plan.ruby_bench.to_h} : {}, first_run: first_run || "auto",
@@ -105,7 +108,7 @@ module Ractorbench
     # rubies: names to commands; none, the running Ruby. A suite's settings
     # (YJIT, M:N, ...) make variants of each, as on the command line.
     def targets(rubies, suite)
-      given = rubies.map do |name, command|
+      given = Keywords.table(:rubies, rubies, '{"yjit" => "ruby --yjit"}').map do |name, command|
         argv = Keywords.as("--ruby", :rubies) { Shellwords.split(command.to_s) }
         raise UsageError, "rubies: #{name} has no command; give NAME => COMMAND, e.g. rubies: {\"yjit\" => \"ruby --yjit\"}" if argv.empty?
 
@@ -140,5 +143,5 @@ module Ractorbench
 
   # A results file (of try, run or the tour) as the Result those return:
   # Ractorbench.read(result.path) gives a try's figures and recommendation again.
-  def self.read(path) = API::Result.read(path)
+  def self.read(path) = API::Result.read(API::Keywords.path(:path, path))
 end

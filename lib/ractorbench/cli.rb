@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "errors"
+require_relative "printable"
 require_relative "version"
 require_relative "cli/parser"
 require_relative "console"
@@ -21,7 +22,24 @@ module Ractorbench
         @commands[name] = [command, summary]
       end
 
+      # The command's exit status, unless what it printed could not all be
+      # written (`> /dev/full`, a closed pipe's buffer): then 2 and a line
+      # saying so, never 0 with nothing written.
       def start(argv, out: $stdout, err: $stderr)
+        status = dispatch(argv, out: out, err: err)
+        out.flush
+        status
+      rescue SystemCallError, IOError => e
+        last_words(err, "cannot write to standard output: #{e.message.sub(/ @ \w+/, "").sub(/ - .*\z/m, "")}", 2)
+      end
+
+      # One line for a file system error; standard output's named as such.
+      def system_error(error)
+        reason = error.message.sub(/ @ \w+/, "")
+        reason.end_with?(" - <STDOUT>") ? "cannot write to standard output: #{reason.delete_suffix(" - <STDOUT>")}" : reason
+      end
+
+      def dispatch(argv, out:, err:)
         load_commands
         argv = argv.dup
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
@@ -41,7 +59,7 @@ module Ractorbench
         last_words(err, e.message, e.code)
       rescue SystemCallError => e
         # A file system error nothing more specific caught: one line, no trace.
-        last_words(err, e.message.sub(/ @ \w+/, ""), 2)
+        last_words(err, system_error(e), 2)
       rescue SignalException => e
         # Ctrl-C or SIGTERM before or after a collection (during one, the
         # collector says how to resume).
@@ -51,7 +69,8 @@ module Ractorbench
       # The closing line, and the exit status, even when no one reads
       # standard error any more.
       def last_words(err, line, status)
-        err.puts("ractorbench: #{line}")
+        # The line may quote a path, a module or a message of the user's.
+        err.puts("ractorbench: #{Printable.terminal(line)}")
         status
       rescue SystemCallError, IOError
         status

@@ -140,7 +140,11 @@ module Ractorbench
       outcome = @runner.call(spec, @targets.fetch(spec.ruby))
       after = @interference.sample
       planned = -> { Measure::RunBuilder.new(spec, seq: seq, started_at: started_at, load_average_1m: load) }
-      checked(planned, outcome, @interference.record(before, after).merge(waited ? {"waited_for_quiet" => waited.round(2)} : {}))
+      seen = @interference.record(before, after)
+      # Stopped while it ran, the run's own times may hold the stop (a child
+      # blocked on a pipe we did not read): kept out of every verdict.
+      seen["disturbed"] = true if outcome.key?("collector_stopped")
+      checked(planned, outcome, seen.merge(waited ? {"waited_for_quiet" => waited.round(2)} : {}))
     end
 
     # The record as a reader will check it (Store::RunRecord): a child that
@@ -157,11 +161,15 @@ module Ractorbench
       end
       record
     rescue Store::RunRecord::BadLine, *Measure::RunBuilder::INVALID => e
-      kept = %w[whole_time user system stderr_tail settings].select { |k| outcome.key?(k) }.to_h { |k| [k, outcome[k]] }
+      kept = %w[whole_time user system stderr_tail settings collector_stopped].select { |k| outcome.key?(k) }.to_h { |k| [k, outcome[k]] }
       planned.call.failed("garbage", "garbage on the result channel (fd 3): #{e.message}", kept)
     end
 
     def report(record)
+      if (stopped = record["collector_stopped"])
+        progress(:say, "DISTURBED #{record["id"]}: ractorbench was stopped for #{format("%.1f", stopped)}s while it ran " \
+          "(Ctrl-Z, SIGSTOP, a suspended machine); the stop is not in its time, and the run is kept out of verdicts")
+      end
       return progress(:say, "FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
       return unless record["digest"]
 

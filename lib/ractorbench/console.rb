@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "printable"
+
 module Ractorbench
   # What a person's terminal can take: how wide it is, and whether it wants
   # colour (https://no-color.org: NO_COLOR set means none; --no-color the
@@ -52,8 +54,10 @@ module Ractorbench
 
     # Prose for this terminal: lines wrapped to its width, verdict words
     # coloured. Text holding a table is laid out by whoever made it, for
-    # #width, and only painted.
-    def present(text) = paint(Console.wrap(text, known_width))
+    # #width, and only painted. Prose quotes the user's file, module and
+    # messages: their control characters are shown escaped, before our
+    # own colours go in, never obeyed by the terminal.
+    def present(text) = paint(Console.wrap(Printable.terminal(text), known_width))
 
     def paint(text)
       return text unless color?

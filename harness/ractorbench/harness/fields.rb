@@ -217,6 +217,7 @@ module Ractorbench
       field "others_cpu", :seconds, :driver, unit: "s"
       field "steal", :seconds, :driver, unit: "s"
       field "disturbed", :boolean, :driver, :count
+      field "collector_stopped", :seconds, :driver, unit: "s"
       field "waited_for_quiet", :number, :driver, unit: "s"
       field "non_finite", :object, :driver
       field "machine", :string, :merge

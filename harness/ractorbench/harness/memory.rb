@@ -19,7 +19,7 @@ module Ractorbench
           return line.split[1].to_i if line.start_with?("Pss:")
         end
         nil
-      rescue SystemCallError
+      rescue SystemCallError, IOError
         nil
       end
 
@@ -28,7 +28,7 @@ module Ractorbench
           return line.split[1].to_i if line.start_with?("#{field}:")
         end
         nil
-      rescue SystemCallError
+      rescue SystemCallError, IOError
         nil
       end
     end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "error_text"
+
 module Ractorbench
   module Harness
     # A worker's reply: the result, or the error that stopped it, so that a
@@ -8,10 +10,11 @@ module Ractorbench
     module ResultMessage
       class WorkerError < StandardError; end
 
+      # Any exception, described so that describing it cannot fail (ErrorText).
       def self.call
         [:ok, yield]
-      rescue => e
-        [:error, "#{e.class}: #{e.message}"]
+      rescue Exception => e # rubocop:disable Lint/RescueException -- a worker that dies silently hangs the run
+        [:error, ErrorText.of(e)]
       end
 
       def self.unwrap(message)

@@ -9,7 +9,10 @@ module Ractorbench
     # read from disk), context switches (voluntary: the thread waited;
     # involuntary: the kernel took the CPU away), Ruby objects allocated, and
     # garbage collections with their time. Faults and switches come from
-    # /proc; nil where it is missing, never a guess.
+    # /proc; nil where it is missing, never a guess. A reading never fails
+    # the run: a work that closes file descriptors it did not open (0-10,
+    # say) can close the one a reading had open (IOError), and the figure
+    # is then nil, not a failure blamed on ractorbench's own line.
     #
     # Faults in /proc/self/stat are the whole process's, its ended threads
     # included, plus reaped children's (cminflt/cmajflt): forked workers count
@@ -113,7 +116,7 @@ module Ractorbench
       def faults
         fields = File.read(STAT).split(")").last.split
         fields.values_at(7, 8, 9, 10).map { |f| Integer(f) }
-      rescue SystemCallError, ArgumentError, TypeError
+      rescue SystemCallError, IOError, ArgumentError, TypeError
         nil
       end
 
@@ -123,7 +126,7 @@ module Ractorbench
           counts = switches_in("#{TASKS}/#{tid}/status")
           all[tid.to_i] = counts if counts
         end
-      rescue SystemCallError
+      rescue SystemCallError, IOError
         nil
       end
 
@@ -131,7 +134,7 @@ module Ractorbench
       def thread_switches
         tid = File.readlink("/proc/thread-self").split("/").last.to_i
         [tid, switches_in("/proc/thread-self/status")]
-      rescue SystemCallError
+      rescue SystemCallError, IOError
         [nil, nil]
       end
 
@@ -145,7 +148,7 @@ module Ractorbench
           end
         end
         voluntary && involuntary && [voluntary, involuntary]
-      rescue SystemCallError
+      rescue SystemCallError, IOError
         nil
       end
 

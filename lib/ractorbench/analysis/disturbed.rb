@@ -18,6 +18,13 @@ module Ractorbench
         run["steal"].to_f > run["others_cpu"].to_f && share(run, "steal") > Measure::Interference::STEAL_SHARE
       end
 
+      # Whether ractorbench itself was stopped while the run was in flight
+      # (Ctrl-Z, SIGSTOP): neither other programs nor the hypervisor.
+      def stopped?(run) = run["collector_stopped"].to_f.positive?
+
+      STOPPED = ["by ractorbench being stopped while they ran (Ctrl-Z, SIGSTOP, a suspended machine)",
+        "let a collection run without stopping it (Ctrl-C stops it and `run --resume` goes on)"].freeze
+
       # A recorded run's figure (others_cpu, steal) as a share of its wall time.
       def share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
 
@@ -34,13 +41,16 @@ module Ractorbench
       # their cause, anything more to say, and what to do.
       def busy_line(counted, disturbed_runs, more = nil)
         cause, remedy = cause_and_remedy(disturbed_runs)
-        "INCONCLUSIVE: the machine was busy: #{counted} were disturbed #{cause}#{", #{more}" if more}, so no verdict " \
+        busy = "the machine was busy: " unless cause == STOPPED.first
+        "INCONCLUSIVE: #{busy}#{counted} were disturbed #{cause}#{", #{more}" if more}, so no verdict " \
           "is given; #{remedy}"
       end
 
       # What disturbed most of these runs, and what to do about it.
       def cause_and_remedy(disturbed_runs)
-        if mostly_stolen?(disturbed_runs)
+        if disturbed_runs.count { |run| stopped?(run) } * 2 > disturbed_runs.size
+          STOPPED
+        elsif mostly_stolen?(disturbed_runs)
           ["by the hypervisor taking CPU from this VM (steal)", "run again when the host is quieter, or on a machine " \
             "of your own (closing programs here will not help)"]
         else

@@ -165,8 +165,14 @@ module Ractorbench
           "; #{Plural.count(only.size, "configuration")} had no other runs, so " \
                     "#{(only.size == 1) ? "it shows its" : "they show their"} figures but give no verdict"
         end
-        stolen, others = runs.partition { |r| Analysis::Disturbed.stolen?(r) }
+        stopped, machine = runs.partition { |r| Analysis::Disturbed.stopped?(r) }
+        stolen, others = machine.partition { |r| Analysis::Disturbed.stolen?(r) }
         causes = []
+        unless stopped.empty?
+          why, remedy = Analysis::Disturbed::STOPPED
+          causes << ["#{why.delete_suffix(")")}; up to #{format("%.1f", stopped.map { |r| r["collector_stopped"].to_f }.max)}s)",
+            stopped.size, remedy]
+        end
         unless others.empty?
           causes << ["by other programs (up to #{format("%.1f", others.map { |r| Analysis::Disturbed.share(r, "others_cpu") }.max)} cores busy " \
             "besides ours)", others.size, "close other programs, or use --wait-quiet"]

@@ -2,6 +2,7 @@
 
 require_relative "../printable"
 require_relative "../plural"
+require_relative "../numbers"
 require_relative "../analysis/comparison"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"
@@ -144,16 +145,16 @@ module Ractorbench
 
         value
       rescue ArgumentError
-        raise UsageError, "--alpha must be a number between 0 and 1, e.g. 0.05; got #{text.inspect}"
+        raise UsageError, "--alpha must be a number between 0 and 1, e.g. 0.05; got #{Numbers.typed(text)}"
       end
 
       def percent(text)
         value = Float(text.delete_suffix("%"))
-        raise ArgumentError if value.negative?
+        raise ArgumentError if value.negative? || !Numbers.bounded?(value)
 
         value
       rescue ArgumentError
-        raise UsageError, "--fail-above takes a percentage, e.g. 10 for 10% slower; got #{text.inspect}"
+        raise UsageError, "--fail-above takes a percentage, a finite number such as 10 for 10% slower; got #{Numbers.typed(text)}"
       end
 
       def format_name(name)

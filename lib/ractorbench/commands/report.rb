@@ -158,7 +158,8 @@ module Ractorbench
           return ending if ending
 
           text = renderer.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
-            Console.wrap("Every statistic, the cost per run and each gap to the ideal: `ractorbench report #{@path} --format text`",
+            Console.wrap("Every statistic, the cost per run and each gap to the ideal: " \
+              "#{Printable.command("ractorbench", "report", @path, "--format", "text")}",
               terminal.known_width) + "\n"
           terminal.paint(terminal.color? ? text : Printable.terminal(text))
         else

@@ -80,7 +80,7 @@ module Ractorbench
       def own_programs_lines(rows)
         rows.select { |r| r["has"] }.map do |r|
           Printable.name("#{r["name"]} has #{r["has"].join(", ")}; lacks #{r["lacks"].join(", ")}: " \
-            "`run --suite concurrently --ruby #{r["engine"]}` measures what these allow, the rest are \"not supported\" rows.")
+            "#{Printable.command("ractorbench", "run", "--suite", "concurrently", "--ruby", r["engine"])} measures what these allow, the rest are \"not supported\" rows.")
         end
       end
 

@@ -3,6 +3,7 @@
 require "shellwords"
 require "stringio"
 require "time"
+require_relative "../printable"
 require_relative "../plan/catalog"
 require_relative "../plan/number_list"
 require_relative "../plan/size"
@@ -132,7 +133,7 @@ module Ractorbench
         target = ruby.probe!(timeout: @timeout)
         unless target.programs.loads_harness?
           raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
-            "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
+            "try a CRuby-compatible Ruby, or measure it with #{Printable.command("ractorbench", "run", "--suite", "concurrently", "--ruby", target.name)}"
         end
         preflight = run_check(target)
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)

@@ -6,6 +6,7 @@ require_relative "output_tail"
 require_relative "process_tree"
 require_relative "subreaper"
 require_relative "result_channel"
+require_relative "pauses"
 
 module Ractorbench
   module Measure
@@ -30,9 +31,11 @@ module Ractorbench
       # channel held garbage; escaped: pids of processes the run left running
       # outside its group (killed); stdout/stderr: OutputTails, read.
       # measured: the seconds of the measured part, from the mark a run sends
-      # when that part ends (nil for a child that sends none).
+      # when that part ends (nil for a child that sends none). stopped: the
+      # seconds this process was stopped while the child ran (Pauses), not
+      # in whole_time.
       Result = Struct.new(:status, :timed_out, :whole_time, :records, :channel_problem, :stdout, :stderr,
-        :user, :system, :escaped, keyword_init: true) do
+        :user, :system, :escaped, :stopped, keyword_init: true) do
         def record = records.reverse.find { |r| !r.key?(ResultChannel::MEASURED) }
 
         def measured = records.find { |r| r.key?(ResultChannel::MEASURED) }&.fetch(ResultChannel::MEASURED)
@@ -57,6 +60,7 @@ module Ractorbench
         tree = ProcessTree.new
         pipes = Pipes.new
         cpu_before = Process.times
+        paused = Pauses.paused
         started = now
         pid = ProcessTree.spawn_own do
           Process.spawn(ChildEnvironment.for(@target).merge(tree.env), *@target.argv, *@script,
@@ -65,20 +69,23 @@ module Ractorbench
         end
         tree.adopt(pid)
         pipes.spawned(spec)
-        waiter = Thread.new { [Process.wait2(pid).last, now] }
-        timed_out = !waiter.join(@timeout)
+        # Its end as this process saw it, and the stops until then: a child
+        # that ended while we were stopped is reaped only once we run again.
+        waiter = Thread.new { [Process.wait2(pid).last, now, Pauses.paused] }
+        timed_out = !Pauses.join(waiter, @timeout)
         # The limit is on the measured part: a run past it gets the same time
         # again for what follows (our own checks of its results).
-        timed_out = !waiter.join(@timeout) if timed_out && pipes.result.measured?
+        timed_out = !Pauses.join(waiter, @timeout) if timed_out && pipes.result.measured?
         warn_first(pid, waiter) if timed_out && @grace
         escaped = tree.kill(pid)
-        status, ended = waiter.value
+        status, ended, paused_at_end = waiter.value
+        stopped = paused_at_end - paused
         pid = nil
         escaped += pipes.drain(tree)
         cpu_after = Process.times
         records, problem = decode(pipes.result)
-        Result.new(status: status, timed_out: timed_out, whole_time: ended - started, records: records,
-          channel_problem: problem, stdout: pipes.out, stderr: pipes.err, escaped: escaped,
+        Result.new(status: status, timed_out: timed_out, whole_time: [ended - started - stopped, 0.0].max, records: records,
+          channel_problem: problem, stdout: pipes.out, stderr: pipes.err, escaped: escaped, stopped: stopped,
           user: cpu_after.cutime - cpu_before.cutime, system: cpu_after.cstime - cpu_before.cstime)
       ensure
         # Interrupted (Ctrl-C, SIGTERM) or failed before the child was reaped:

@@ -34,12 +34,21 @@ module Ractorbench
           driver["stderr_tail"] = @stderr
         end
         record = Harness::Fields::Record.new(:driver, "the collector")
-        record["whole_time"] = @launched.whole_time.round(6)
+        record["whole_time"] = whole_time.round(6)
+        record["collector_stopped"] = @launched.stopped.round(3) if stopped?
         record.merge!(@fields) if @fields
         record.merge!(driver.compact)
       end
 
       private
+
+      def stopped? = @launched.stopped.to_f.positive?
+
+      # Stopped, this process saw the child end only when it ran again: the
+      # stop is taken out, and what is left is at least the measured part.
+      def whole_time
+        stopped? ? [@launched.whole_time, @launched.measured.to_f].max : @launched.whole_time
+      end
 
       # [the child's fields as a Record, nil] or [nil, what is wrong with them].
       def child_fields

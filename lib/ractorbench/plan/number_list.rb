@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../errors"
+require_relative "../numbers"
 
 module Ractorbench
   module Plan
@@ -26,11 +27,11 @@ module Ractorbench
 
       def positive_integer(option, text)
         value = Integer(text.to_s.delete("_"), 10)
-        raise ArgumentError if value <= 0
+        raise ArgumentError unless value.positive?
 
-        value
+        bounded(option, value, text)
       rescue ArgumentError, TypeError
-        raise UsageError, "#{option} must be a positive integer, got #{text.inspect}"
+        raise UsageError, "#{option} must be a positive integer, got #{Numbers.typed(text)}"
       end
 
       # A run order's seed: 0 or more (the plan takes it modulo 2**32).
@@ -38,18 +39,26 @@ module Ractorbench
         value = Integer(text.to_s, 10)
         raise ArgumentError if value.negative?
 
-        value
+        bounded(option, value, text)
       rescue ArgumentError, TypeError
-        raise UsageError, "#{option} must be a non-negative integer, got #{text.inspect}"
+        raise UsageError, "#{option} must be a non-negative integer, got #{Numbers.typed(text)}"
       end
 
       def positive_float(option, text)
         value = Float(text)
-        raise ArgumentError unless value.positive? && value.finite?
+        raise ArgumentError unless value.positive?
 
-        value
+        bounded(option, value, text)
       rescue ArgumentError, TypeError
-        raise UsageError, "#{option} must be a positive number, got #{text.inspect}"
+        raise UsageError, "#{option} must be a positive number, got #{Numbers.typed(text)}"
+      end
+
+      # Float("1e400") is Infinity and Integer takes any number of digits:
+      # no option's number goes on unless it is finite and under Numbers::LIMIT.
+      def bounded(option, value, text)
+        return value if Numbers.bounded?(value)
+
+        raise UsageError, "#{option} must be a finite number under 10^18, got #{Numbers.typed(text)}"
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "number_list"
+require_relative "../numbers"
 require_relative "suite"
 require_relative "matrix"
 require_relative "ruby_bench"
@@ -34,6 +35,9 @@ module Ractorbench
           raise UsageError, "--param #{key} is given twice (#{@params[key]} and #{value}); give each parameter once"
         end
         @params[key] = typed(value)
+        return if !@params[key].is_a?(Numeric) || Numbers.bounded?(@params[key])
+
+        raise UsageError, "--param #{key} must be a finite number under 10^18, got #{Numbers.typed(value)}"
       end
 
       # --reps auto[:SECONDS] (Plan::AdaptiveReps), or nil.

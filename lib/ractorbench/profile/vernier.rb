@@ -3,6 +3,7 @@
 require "json"
 require_relative "summary"
 require_relative "../paths"
+require_relative "../printable"
 require_relative "../measure/launcher"
 
 module Ractorbench
@@ -29,7 +30,7 @@ module Ractorbench
         return nil if record&.key?("vernier")
 
         why = record&.fetch("reason", nil) || "its check did not answer"
-        "#{target.name} cannot load vernier (#{why}): install it into that Ruby (`#{target.argv.first} -S gem install vernier`; " \
+        "#{target.name} cannot load vernier (#{why}): install it into that Ruby (#{Printable.command(target.argv.first, "-S", "gem", "install", "vernier")}; " \
           "it needs Ruby 3.2.1 or later and a C compiler)"
       rescue SystemCallError => e
         "#{target.name} cannot load vernier (#{e.message})"

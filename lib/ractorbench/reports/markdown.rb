@@ -51,7 +51,9 @@ module Ractorbench
 
         def memory(section) = Parts::MemoryTables.markdown(section.content)
 
-        def verdict(section) = ["", *section.content.map { |l| l.start_with?("  ") ? "- `#{l.strip}`" : l }]
+        # A command is shown as code (a span fenced beyond any backquote in
+        # it); every other line is prose, escaped as all text from a file is.
+        def verdict(section) = ["", *section.content.map { |l| l.start_with?("  ") ? "- #{Markdown.code(l.strip)}" : Markdown.escape(l) }]
 
         def notes(section) = bullets(section.content)
 
@@ -63,7 +65,8 @@ module Ractorbench
 
         def cautions(section) = Parts::Glance.cautions(section.content)
 
-        def bullets(lines) = lines.map { |l| "- #{l.strip}" }
+        # Notes quote paths, names and reasons from the file: escaped.
+        def bullets(lines) = lines.map { |l| "- #{Markdown.escape(l.strip)}" }
       end
 
       def cells(r)
@@ -77,11 +80,18 @@ module Ractorbench
 
       def line(cells) = Parts::MarkdownText.row(cells)
 
+      def escape(text) = Parts::MarkdownText.escape(text)
+
+      def code(text)
+        fence = "`" * ((text.scan(/`+/).map(&:size).max || 0) + 1)
+        (fence.size > 1) ? "#{fence} #{text} #{fence}" : "`#{text}`"
+      end
+
       def machine_line(header)
         m = header["machine"] || {}
         rubies = Array(header["rubies"]).map { |r| "#{r["name"]}: #{r.dig("info", "description")}" }
-        "**Machine:** #{m["cpu_model"]}, #{m["usable_cores"]}/#{m["cores"]} usable cores, #{m["os"]}. " \
-          "**Rubies:** #{rubies.join("; ")}. **Seed:** #{header["seed"]}."
+        "**Machine:** #{escape(m["cpu_model"])}, #{m["usable_cores"]}/#{m["cores"]} usable cores, #{escape(m["os"])}. " \
+          "**Rubies:** #{escape(rubies.join("; "))}. **Seed:** #{header["seed"]}."
       end
     end
 

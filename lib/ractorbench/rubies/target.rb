@@ -5,6 +5,7 @@ require "shellwords"
 
 require_relative "../paths"
 require_relative "../errors"
+require_relative "../printable"
 require_relative "../measure/child_environment"
 require_relative "../measure/launcher"
 require_relative "child_programs"
@@ -18,6 +19,9 @@ module Ractorbench
       SCALING_PROBE = File.join(HARNESS_DIR, "scaling_probe.rb")
       # A Ruby that has not answered in this long is not going to.
       PROBE_TIMEOUT = 60.0
+      # What Ruby itself reads at start-up, before any program of ours:
+      # a file it loads may end the process or break it.
+      STARTUP = %w[RUBYOPT RUBYLIB].freeze
 
       attr_reader :name, :argv, :env, :info
 
@@ -71,7 +75,7 @@ module Ractorbench
           end
           break if launched.timed_out
         end
-        raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{why_not(first, timeout)}" unless @info
+        raise UsageError, "--ruby #{name}: #{argv.join(" ")} #{startup_blamed(first, timeout) || why_not(first, timeout)}" unless @info
 
         @info["ruby_env"] = ruby_environment
         self
@@ -107,6 +111,44 @@ module Ractorbench
       end
 
       private
+
+      # When the probe got no answer and the environment sets what Ruby
+      # reads at start-up: asked again without it, an answer then says
+      # those variables were the cause, not the Ruby.
+      def startup_blamed(failed, timeout)
+        environment = Measure::ChildEnvironment.for(self)
+        given = STARTUP.select { |k| environment[k] }
+        return nil if given.empty? || failed.timed_out
+
+        # Each alone first, then together: the ones named are the ones that matter.
+        set = [*given.zip, given].uniq.find { |unset| answers_without?(unset, timeout) }
+        return nil unless set
+
+        shown = set.map { |k| "#{k}=#{environment[k]}" }.join(" ")
+        "ends before running anything when started with #{Printable.name(shown)} (#{ended(failed)}), " \
+          "and answers without #{set.join(" and ")}: what #{set.join(" or ")} loads ends or breaks the program; fix " \
+          "it, or unset #{set.join(" and ")} for ractorbench"
+      end
+
+      def answers_without?(unset, timeout)
+        bare = self.class.new(name: name, argv: argv, env: @env.merge(unset.to_h { |k| [k, nil] }))
+        launched = Measure::Launcher.new(bare, ChildPrograms::ALL.first.probe, timeout: timeout).call(nil)
+        !launched.timed_out && launched.status.success? && launched.record&.key?("ractorbench_probe")
+      end
+
+      def ended(launched)
+        status = launched.status
+        return "killed by SIG#{Signal.signame(status.termsig)}" if status.signaled?
+
+        line = launched.stderr.lines.find { |l| !l.strip.empty? }&.strip
+        "exit status #{status.exitstatus}#{": #{Printable.name(raised(line))}" if line}"
+      end
+
+      # Ruby's "FILE:LINE:in `...': MESSAGE (CLASS)" said as one sentence.
+      def raised(line)
+        m = line.match(/\A(?<where>.+?:\d+):in [`'][^']*': (?<what>.*)\z/)
+        m ? "#{m[:what]}, raised at #{m[:where]}" : line
+      end
 
       def why_not(launched, timeout)
         status = launched.status

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../errors"
+require_relative "../numbers"
 
 module Ractorbench
   module Store
@@ -14,6 +15,17 @@ module Ractorbench
         "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
         "baselines" => [Hash], "ceilings" => [Hash], "vouched_by" => [Hash],
         "shard" => [Hash], "merged" => [Hash], "fields" => [Array]
+      }.freeze
+      # Numbers a report divides by, rounds or counts with, and what each
+      # must be when present. Every other number in a header need only be
+      # finite and bounded (Numbers).
+      CORES = ["a whole number of at least 1", ->(v) { v.is_a?(Integer) && v >= 1 }].freeze
+      POSITIVE = ["a number above 0", ->(v) { v.is_a?(Numeric) && v.positive? }].freeze
+      NATURAL = ["a whole number of 0 or more", ->(v) { v.is_a?(Integer) && v >= 0 }].freeze
+      NUMBERS = {
+        %w[machine cores] => CORES, %w[machine usable_cores] => CORES, %w[machine affinity_cores] => CORES,
+        %w[machine memory_kb] => NATURAL, %w[machine cgroup_cpu_limit] => POSITIVE, %w[timeout] => POSITIVE,
+        %w[scale] => POSITIVE, %w[seed] => NATURAL
       }.freeze
 
       module_function
@@ -29,7 +41,22 @@ module Ractorbench
         damaged(path, "its rubies are not objects with a name") unless rubies.all? { |r| r.is_a?(Hash) && r["name"].is_a?(String) }
         runs = header.dig("plan", "runs")
         damaged(path, "its plan's runs are not a list") unless runs.nil? || runs.is_a?(Array)
+        check_numbers(path, header)
         header
+      end
+
+      def check_numbers(path, header)
+        if (where, value = Numbers.first_unbounded(header))
+          damaged(path, "its #{where} is #{Numbers.shown(value)}, not a finite number under 10^18")
+        end
+        NUMBERS.each do |keys, (wanted, ok)|
+          value = keys.reduce(header) { |node, key| node.is_a?(Hash) ? node[key] : nil }
+          damaged(path, "its #{keys.join(".")} is #{value.inspect}, not #{wanted}") unless value.nil? || ok.call(value)
+        end
+        load = header.dig("machine", "load_average")
+        return if load.nil? || (load.is_a?(Array) && load.all? { |v| v.is_a?(Numeric) && v >= 0 })
+
+        damaged(path, "its machine.load_average is not a list of numbers from 0")
       end
 
       def damaged(path, what)

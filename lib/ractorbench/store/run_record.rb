@@ -3,6 +3,7 @@
 require "forwardable"
 require_relative "../plan/configuration"
 require_relative "../printable"
+require_relative "../numbers"
 require_relative "run_fields"
 require_relative "../../../harness/ractorbench/harness/fields"
 
@@ -62,7 +63,7 @@ module Ractorbench
           bad(key, "a non-empty string") unless value.is_a?(String) && !value.empty?
           (kind == :printed_text) ? Printable.name(value) : value
         when :count
-          (value.is_a?(Integer) && value.positive?) ? value : bad(key, "a positive integer")
+          (value.is_a?(Integer) && value.positive? && value < Numbers::LIMIT) ? value : bad(key, "a positive integer under 10^18")
         when :seconds
           seconds = value.nil? || (value.is_a?(Numeric) && (value.zero? || (value >= MIN_SECONDS && value < MAX_SECONDS)))
           seconds ? value : bad(key, "a number of seconds")
@@ -73,7 +74,7 @@ module Ractorbench
         when :boolean then (value.nil? || value == true || value == false) ? value : bad(key, "true or false")
         when :params
           plain = value.is_a?(Hash) && (value.empty? || value.each_value.all? { |v| scalar?(v) })
-          plain ? value : bad(key, "an object of plain values")
+          plain ? value : bad(key, "an object of plain values, numbers finite and under 10^18")
         when :printed then Printable.name(value)
         when :printed_lines then value.is_a?(Array) ? value.map { |line| Printable.name(line) } : value
         else value
@@ -90,7 +91,7 @@ module Ractorbench
       # worth of fields). False says only "not all": field names the one.
       def self.together?(kind, values)
         case kind
-        when :count then values.all?(Integer) && values.min.positive?
+        when :count then values.all?(Integer) && values.min.positive? && values.max < Numbers::LIMIT
         when :amount then within?(values.compact, 0, MAX_AMOUNT)
         when :seconds then within?(values.compact - ZEROS, MIN_SECONDS, MAX_SECONDS) # 0 is a reading too (no steal)
         end
@@ -110,7 +111,7 @@ module Ractorbench
         raise BadLine, "#{field} is not #{wanted}"
       end
 
-      def self.scalar?(value) = value.nil? || value.is_a?(String) || value.is_a?(Numeric) || value == true || value == false
+      def self.scalar?(value) = value.nil? || value.is_a?(String) || Numbers.bounded?(value) || value == true || value == false
 
       def initialize(data)
         @data = data

@@ -70,7 +70,9 @@ module Ractorbench
 
         file = File.open(path, File::RDWR | File::APPEND)
         locked!(file, path)
-        new(path, file)
+        # A file to resume holds the marks of the collection before (that
+        # one stopped, or could not take them out): #finish takes them out.
+        new(path, file).tap(&:marked!)
       rescue Errno::ENOENT
         raise UsageError, "cannot resume #{path}: no such file"
       rescue SystemCallError => e
@@ -145,6 +147,8 @@ module Ractorbench
         line(mark, sync: false)
       end
 
+      def marked! = @marked = true
+
       def append(record)
         line(record, sync: true)
       end
@@ -152,7 +156,8 @@ module Ractorbench
       # The collection is complete: the marks have done their job, and the
       # file becomes what it always was, a header and one line per run (a
       # copy without them put in place). If that cannot be done (a full
-      # disk), the marks stay: readers skip them.
+      # disk, an append-only file) the marks stay, readers skip them, and
+      # Failed says so: the collection did not end as it should.
       def finish
         intact!
         return close unless @marked
@@ -167,8 +172,10 @@ module Ractorbench
         copy.fsync
         copy.close
         File.rename(temp, @path)
-      rescue SystemCallError, IOError
+      rescue SystemCallError, IOError => e
         OutputPath.discard(copy, temp)
+        raise Failed.new("every run is recorded in #{@path}, but the marks written as the collection went could not " \
+          "be taken out of it (#{OutputPath.reason(e)}#{replace_refused(e)}); reports read it as it is, skipping them", path: @path)
       ensure
         close
       end
@@ -194,6 +201,14 @@ module Ractorbench
       end
 
       private
+
+      # Why a file cannot be replaced though it can be written: Linux's
+      # append-only and immutable attributes (chattr +a, +i).
+      def replace_refused(error)
+        return "" unless error.is_a?(Errno::EPERM)
+
+        ": the file may be append-only or immutable, #{Printable.command("lsattr", @path)} shows it"
+      end
 
       # One line, or nothing: a failed write is cut back off, so the file
       # stays resumable.

@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require_relative "hostile_helper"
+
+# A user's exception can never stall a run nor make its report a lie: its
+# description (Harness::ErrorText) never raises and is bounded, in the
+# child and in every model's workers, so a run ends failed with what the
+# work raised, never by the time limit and never as "garbage on fd 3".
+class FightingExceptionsTest < Minitest::Test
+  include CLIHelper
+  include TempDir
+  include HostileHelper
+
+  FIXTURE = File.join(FIXTURES, "fighting_exceptions.rb")
+  MODELS = "serial,threads,processes,ractors,ractors-pipeless,ractors-batched"
+  EXPECTED = {
+    "x-message-raises" => /MessageRaises: FightingExceptions::MessageRaises \(its #message raised\)/,
+    "x-huge-message" => /ArgumentError: m{100}.*\.\.\. \(20000000 bytes in all; the first 4096 shown\)/,
+    "x-huge-binary" => /ArgumentError: .*\(20000000 bytes in all; the first 4096 shown\)/,
+    "x-message-not-text" => /MessageNotText: 42/,
+    "x-name-lies" => /FightingExceptions::NameLies: named/,
+    "x-backtrace-raises" => /BacktraceRaises: traced/,
+    "x-not-standard" => /NotStandard: not standard/
+  }.freeze
+
+  def test_every_model_reports_an_exception_that_fights_back_truly_and_bounded
+    result = guarded("run", "--load", FIXTURE, "-w", EXPECTED.keys.join(","), "-m", MODELS, "--workers", "2",
+      "--messages", "1", "--reps", "1", "--timeout", "60", "-o", @out)
+    assert_equal 1, result.code, result.err
+    runs = runs_in(@out)
+    assert_equal EXPECTED.size * MODELS.split(",").size, runs.size
+    runs.each do |run|
+      assert_equal %w[failed exception], run.values_at("status", "failure"), "#{run["id"]}: #{run["reason"]}"
+      assert_match EXPECTED.fetch(run["workload"]), run["reason"], run["id"]
+      assert_operator run["reason"].bytesize, :<, 20_000, run["id"] # 4 KB, each byte not UTF-8 shown as \\xFF
+      refute_match(/garbage on the result channel/, run["reason"])
+    end
+    assert_operator File.size(@out), :<, 2_000_000, "the 20 MB messages stayed out of the file"
+  end
+
+  # A work that closes file descriptors 0-10 may close one the harness
+  # had open to read its figures: the figure is lost, never the run, and
+  # no line of ractorbench's own harness is shown as the run's failure.
+  def test_closing_the_runs_file_descriptors_shows_no_frame_of_the_harness
+    result = guarded("run", "--load", FIXTURE, "-w", "x-close-fds", "-m", "serial,threads,processes", "--workers", "1,4",
+      "--messages", "50", "--reps", "2", "--timeout", "60", "-o", @out)
+    assert_includes [0, 1], result.code, result.err
+    runs = runs_in(@out)
+    refute_empty runs
+    runs.each do |run|
+      shown = [run["reason"], *run["stderr_tail"]].compact.join("\n")
+      refute_match(%r{/harness/}, shown, "#{run["id"]} shows the harness's own code")
+    end
+    refute_match(%r{/harness/}, result.err)
+  end
+
+  # try's check calls work itself: the same descriptions, one line.
+  def test_try_names_an_exception_whose_message_raises_in_one_line
+    {
+      "class Evil < StandardError\n  def message = raise(\"no\")\nend\nmodule EvilWork\n  def self.work(i) = raise(Evil)\nend\n" =>
+        /EvilWork\.work\(item 0\) raised Evil: Evil \(its #message raised\)/,
+      "module HugeWork\n  def self.work(i) = raise(ArgumentError, \"h\" * 20_000_000)\nend\n" =>
+        /HugeWork\.work\(item 0\) raised ArgumentError: h+\.\.\. \(20000000 bytes in all; the first 4096 shown\)/,
+      "module ItemsWork\n  def self.items(n) = raise(Class.new(StandardError) { def message = raise(\"x\") })\n  def self.work(i) = i\nend\n" =>
+        /ItemsWork\.items\(\d+\) raised an anonymous exception: .*\(its #message raised\)/
+    }.each_with_index do |(source, message), i|
+      path = File.join(@dir, "fight#{i}.rb")
+      File.write(path, source)
+      result = Timeout.timeout(120) { ractorbench("try", path, "-o", File.join(@dir, "t#{i}.jsonl")) }
+      assert_usage_error result, message
+      assert_operator result.err.bytesize, :<, 10_000
+    end
+  end
+end
