@@ -50,6 +50,10 @@ module Ractorbench
           ResultDigest.call(results)
         end
 
+        # What `try` passes (the file, the module it chose, the check's time
+        # per item), declared so that `run --resume` takes a try's plan.
+        def self.default_params = {file: nil, module: nil, seconds_per_item: nil}
+
         def self.validate(params, _count)
           "needs the parameter file=PATH" unless params[:file]
         end

@@ -215,7 +215,7 @@ module Ractorbench
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
           output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
-          header: {"try" => findings}, record_reps: false, scaling_probe: false, resumable: false,
+          header: {"try" => findings}, record_reps: false, scaling_probe: false,
           sizes: ->(plan) { check_size(plan, catalog, target, items, preflight) },
           # try reports failures itself, after the sweep; on a terminal the
           # progress bar still shows them as they happen.

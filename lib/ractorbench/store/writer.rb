@@ -57,8 +57,8 @@ module Ractorbench
       # What to say when path is already there, without --force.
       def self.exists_message(path)
         incomplete = Marks.incomplete_header(path) if File.file?(path)
-        incomplete || "#{path} already exists; use #{Printable.command("--resume", path)} to finish it, or another -o " \
-          "(--force replaces it)"
+        incomplete || "#{path} already exists; give another -o (--force replaces it), or finish it if it was stopped: " \
+          "#{Printable.command("ractorbench", "run", "--resume", path)}"
       end
 
       # run --resume PATH: the file locked for this collector alone. Call
