@@ -6,6 +6,7 @@ require_relative "version"
 require_relative "cli/parser"
 require_relative "console"
 require_relative "reports"
+require_relative "../../harness/ractorbench/harness/text_encoding"
 
 module Ractorbench
   # Dispatches `ractorbench COMMAND ...` to one file per command under
@@ -21,8 +22,9 @@ module Ractorbench
       end
 
       def start(argv, out: $stdout, err: $stderr)
+        Harness::TextEncoding.utf8!
         load_commands
-        argv = argv.dup
+        argv = argv.map { |word| Harness::TextEncoding.utf8(word) }
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
         return usage(out) if name.nil? && (argv & %w[-h --help]).any?
         return help(argv, out: out, err: err) if name == "help"

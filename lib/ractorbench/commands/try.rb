@@ -29,6 +29,7 @@ require_relative "../profile/request"
 require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../plural"
+require_relative "../printable"
 require_relative "../errors"
 
 module Ractorbench
@@ -88,7 +89,7 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @command = (%w[ractorbench try] + argv).shelljoin
+        @command = Printable.shell_line(%w[ractorbench try] + argv)
         @reps = DEFAULT_REPS
         @timeout = DEFAULT_TIMEOUT
         parser.parse!(argv)
