@@ -2,6 +2,7 @@
 
 require_relative "../ractorbench/harness"
 require_relative "target"
+require_relative "own_code"
 require_relative "result_digest"
 require_relative "user_code"
 
@@ -39,7 +40,7 @@ module Ractorbench
           # A C method not marked Ractor-safe: Ruby's message does not name it, its first frame does.
           unsafe = UserCode.method_name(UserCode.frames(e.backtrace).first) if e.is_a?(Ractor::UnsafeError)
           raise WorkError, "#{e.class}: #{e.message.lines.first&.strip}#{" (the C method #{unsafe})" if unsafe} " \
-            "(#{frame || "in #{@target}.work"}, item #{index})"
+            "(#{frame || "in #{OwnCode.name_of(@target)}.work"}, item #{index})"
         end
 
         # What the check measured per item (`try` passes it), so that a model

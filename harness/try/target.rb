@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "user_code"
+require_relative "own_code"
 
 module Ractorbench
   module Harness
@@ -29,11 +30,25 @@ module Ractorbench
         # a suggested fix applied), loaded as if it were the file.
         def load(path, name = nil, source: nil)
           path = File.expand_path(path)
+          own = OwnCode.snapshot
           source ? load_source(path, source) : require_file(path)
+          untouched!(own, path)
           mod = name ? named(path, name) : discover(path)
           check_arity(mod, :work, path)
           check_arity(mod, :items, path) if mod.respond_to?(:items)
           mod
+        end
+
+        # ractorbench measures the work with its own code around it: a file
+        # that redefines any of it is refused, whatever else it defines.
+        def untouched!(own, path)
+          changed = OwnCode.changed(own)
+          return if changed.empty?
+
+          names = changed.keys
+          raise ContractError.new("it redefines ractorbench's own #{names.first(3).join(", ")}#{" and more" if names.size > 3}; " \
+            "ractorbench runs your work with its own code around it: define work(item) in a module of your own instead",
+            location(changed.values.first) || path)
         end
 
         # n inputs for `work`; raising, or returning anything but n of them,
@@ -44,20 +59,20 @@ module Ractorbench
           list = call_items(mod, n)
           where = location(mod.method(:items))
           unless list.respond_to?(:to_a)
-            raise ContractError.new("#{mod}.items(#{n}) returned #{list.class}; it must return an Array of #{n} items", where)
+            raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) returned #{list.class}; it must return an Array of #{n} items", where)
           end
 
           list = list.to_a
           return list if list.size == n
 
-          raise ContractError.new("#{mod}.items(#{n}) returned #{list.size} items; it must return exactly n (#{n})", where)
+          raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) returned #{list.size} items; it must return exactly n (#{n})", where)
         end
 
         def call_items(mod, n)
           mod.items(n)
         rescue => e
           frame = UserCode.frame(e.backtrace, mod.method(:items).source_location&.first)
-          raise ContractError.new("#{mod}.items(#{n}) raised #{e.class}: #{e.message}", frame&.to_s)
+          raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) raised #{e.class}: #{e.message}", frame&.to_s)
         end
 
         def location(method)
@@ -113,7 +128,7 @@ module Ractorbench
           return found.first if found.size == 1
 
           if found.size > 1
-            list = found.map { |m| "#{m} (line #{m.method(:work).source_location.last})" }.join(", ")
+            list = found.map { |m| "#{OwnCode.name_of(m)} (line #{m.method(:work).source_location.last})" }.join(", ")
             raise ContractError.new("defines work(item) in several modules: #{list}; choose one with --module NAME", path)
           end
           raise missing_work(path)
@@ -126,6 +141,7 @@ module Ractorbench
           end
           owner = modules_defining(path) { |m| m.method_defined?(:work, false) && defined_in?(m.instance_method(:work), path) }.first
           if owner
+            owner = OwnCode.name_of(owner)
             return ContractError.new("#{owner}#work is an instance method; ractorbench calls #{owner}.work(item): " \
               "write `def self.work(item)` (or `extend self` in a module)", location(owner.instance_method(:work)))
           end
@@ -135,10 +151,10 @@ module Ractorbench
 
         def modules_defining(path)
           ObjectSpace.each_object(Module).select do |m|
-            !m.singleton_class? && m.name && yield(m)
+            !m.singleton_class? && OwnCode.name_of(m) && yield(m)
           rescue
             false
-          end.sort_by(&:name)
+          end.sort_by { |m| OwnCode.name_of(m) }
         end
 
         def defined_in?(method, path)
@@ -160,7 +176,7 @@ module Ractorbench
           optional = method.parameters.any? { |kind, _| %i[opt rest].include?(kind) }
           return if required == 1 || (required.zero? && optional)
 
-          raise ContractError.new("#{mod}.#{name} takes #{required} required arguments; it must take one " \
+          raise ContractError.new("#{OwnCode.name_of(mod)}.#{name} takes #{required} required arguments; it must take one " \
             "(#{(name == :work) ? "the item" : "n, the number of items"})", location(method) || path)
         end
       end
