@@ -23,7 +23,7 @@ module Ractorbench
         # Runs in the child's main ractor before any model starts, so the
         # user's module is loaded before workers fork or ractors start.
         def self.jobs(count, params)
-          target = Target.load(params.fetch(:file), params[:module])
+          target = Target.load(params.fetch(:file), params[:module], digest: params[:file_digest])
           # A module and a frozen string are shareable, so workers in other
           # ractors may read these.
           @target = target
@@ -52,8 +52,18 @@ module Ractorbench
         end
 
         # What `try` passes (the file, the module it chose, the check's time
-        # per item), declared so that `run --resume` takes a try's plan.
-        def self.default_params = {file: nil, module: nil, seconds_per_item: nil}
+        # per item, the file's digest as checked), declared so that `run
+        # --resume` takes a try's plan.
+        def self.default_params = {file: nil, module: nil, seconds_per_item: nil, file_digest: nil}
+
+        # The code measured is the code checked: the driver asks before each
+        # run (and --resume before any), the run itself as it loads the file.
+        def self.stale(params)
+          digest, file = params.values_at(:file_digest, :file)
+          return unless digest && file
+
+          Target.changed(File.expand_path(file), digest)
+        end
 
         def self.validate(params, _count)
           "needs the parameter file=PATH" unless params[:file]

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+# SHA-1, which the results digest (ResultDigest) loads anyway: the check and
+# the runs load no library the user's work might be first to use.
+require "digest/sha1"
 require_relative "user_code"
 require_relative "own_code"
 
@@ -17,6 +20,9 @@ module Ractorbench
         end
       end
 
+      # The file is not the one the check saw.
+      class FileChanged < StandardError; end
+
       # The work a user's file defines: a module (or class) with
       #
       #   self.work(item)  one unit of work; returns its result
@@ -27,9 +33,12 @@ module Ractorbench
         module_function
 
         # source: the text to load in place of the file's (a scratch copy with
-        # a suggested fix applied), loaded as if it were the file.
-        def load(path, name = nil, source: nil)
+        # a suggested fix applied), loaded as if it were the file. digest:
+        # the file's digest as the check saw it; the bytes read are those
+        # compared and those loaded, or the load fails (FileChanged).
+        def load(path, name = nil, source: nil, digest: nil)
           path = File.expand_path(path)
+          source ||= checked_source(path, digest) if digest
           own = OwnCode.snapshot
           source ? load_source(path, source) : require_file(path)
           untouched!(own, path)
@@ -37,6 +46,32 @@ module Ractorbench
           check_arity(mod, :work, path)
           check_arity(mod, :items, path) if mod.respond_to?(:items)
           mod
+        end
+
+        def checked_source(path, digest)
+          bytes = File.binread(path)
+          problem = change(path, digest, bytes)
+          raise FileChanged, problem if problem
+
+          bytes.force_encoding(Encoding::UTF_8)
+        end
+
+        # What a file is compared by (hex): the check's and each run's.
+        def digest(bytes) = Digest::SHA1.hexdigest(bytes)
+
+        # nil, or how path differs from the file whose digest is digest.
+        def changed(path, digest)
+          change(path, digest, File.binread(path))
+        rescue SystemCallError => e
+          "#{path} changed since ractorbench checked it: it cannot be read now (#{e.message.sub(/ @ \w+/, "")})"
+        end
+
+        def change(path, digest, bytes)
+          now = digest(bytes)
+          return if now == digest
+
+          "#{path} changed since ractorbench checked it (SHA-1 #{digest[0, 12]}..., now #{now[0, 12]}...): " \
+            "what would run is not the code checked"
         end
 
         # ractorbench measures the work with its own code around it: a file

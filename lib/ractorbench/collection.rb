@@ -133,10 +133,17 @@ module Ractorbench
       @entries.then { |e| Plan::Size.count!(e, rubies: @rubies.size, reps: @reps, shards: @shard&.count || 1) } unless @sizes
       @whole = Plan::Matrix.build(entries: @entries, rubies: @rubies.map(&:name), reps: @reps, seed: @seed)
       @matrix = slice(@whole)
+      current!
       return @sizes.call(@matrix) if @sizes
 
       Plan::Size.check!(@matrix.runs, @catalog, timeout: @timeout)
       Plan::Capacity.check!(@matrix.runs, @catalog, @rubies)
+    end
+
+    # Each configuration measures what was planned (try: the file checked).
+    def current!
+      why = @matrix.runs.uniq { |s| [s.workload, s.params] }.lazy.filter_map { |s| @catalog.stale(s) }.first
+      raise UsageError, why if why
     end
 
     # --shard I/N: this job's slice of the plan (the header records the
@@ -204,6 +211,9 @@ module Ractorbench
       raise Exit.new(stopped(e), 128 + e.signo)
     rescue Store::Writer::Failed => e
       raise Exit.new(failed(e), 1)
+    rescue Collector::Stale => e
+      raise Exit.new("#{e.message}; the collection stopped before its next run: the #{Plural.count(e.recorded, "run")} " \
+        "before are in #{@session.writer.path}; measure the new code in a new collection (another -o)", 2)
     end
 
     # --reps auto's time budget counts from the start of the collection.

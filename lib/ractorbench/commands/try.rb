@@ -4,6 +4,7 @@ require "shellwords"
 require "stringio"
 require "time"
 require_relative "../plan/catalog"
+require_relative "../../../harness/try/target"
 require_relative "../plan/number_list"
 require_relative "../plan/size"
 require_relative "../plan/capacity"
@@ -130,7 +131,10 @@ module Ractorbench
           raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
             "try a CRuby-compatible Ruby, or measure it with `run --suite concurrently --ruby #{target.name}`"
         end
+        digest = file_digest
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
+        raise UsageError, "#{@file} changed while ractorbench checked it; try again once it is saved" unless file_digest == digest
+        @digest = digest
         diagnoses = Ractorbench::Advisor::Diagnosis.all(preflight)
         return check_only(preflight, diagnoses) if @check
 
@@ -172,6 +176,12 @@ module Ractorbench
         raise UsageError, "cannot read #{@file}: permission denied" unless File.readable?(@file)
       end
 
+      def file_digest
+        Harness::Try::Target.digest(File.binread(@file))
+      rescue SystemCallError => e
+        raise UsageError, "cannot read #{@file}: #{e.message.sub(/ @ \w+/, "")}"
+      end
+
       def ruby
         @ruby_text ? Rubies::Selection.new.one(@ruby_text) : Rubies::Target.current
       end
@@ -204,8 +214,9 @@ module Ractorbench
         counts = @workers || Ractorbench::Advisor::SweepPlan.worker_counts(Measure::Machine.usable_cores)
         items, note = Ractorbench::Advisor::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
         # seconds_per_item lets a model hand out coarse items one at a time.
+        # file_digest: each run measures the file the check saw, or stops the sweep.
         params = {"file" => File.expand_path(@file), "module" => preflight["module"],
-                  "seconds_per_item" => preflight["seconds_per_item"]}
+                  "seconds_per_item" => preflight["seconds_per_item"], "file_digest" => @digest}
         # Serial (the baseline) ignores the worker count: measured once, it is every count's baseline.
         bases, others = models.partition { |m| catalog.model(m).baseline }
         entries = [Plan::Entry.new(workload: "try", models: bases, configs: [[1, items]], params: params),
