@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "timeout"
+require "hostile_helper"
 
 # The code measured is the code checked: try records the SHA-1 of the
 # file its check saw; before each run the collector compares the file
@@ -11,6 +11,7 @@ require "timeout"
 class CheckedCodeTest < Minitest::Test
   include CLIHelper
   include TempDir
+  include HostileHelper
 
   def work(rounds) = "module Edited\n  def self.work(item) = (1..#{rounds}).sum { |i| i * item % 7 } * 0 + item\nend\n"
 
@@ -21,26 +22,9 @@ class CheckedCodeTest < Minitest::Test
     @out = File.join(@dir, "edited.jsonl")
   end
 
-  def run_lines = File.exist?(@out) ? File.foreach(@out).count { |l| l.start_with?('{"type":"run"') } : 0
-
-  # try in the background; once two runs are in, `change` (the file
-  # edited), then its end. Result-like: code, err, out.
   def try_changed_midway(&change)
-    log, out = File.join(@dir, "err.txt"), File.join(@dir, "out.txt")
-    pid = Process.spawn(RbConfig.ruby, EXE, "try", @file, "-m", "threads", "--workers", "1,2", "--reps", "8", "--items", "100",
-      "-o", @out, out: out, err: log)
-    Timeout.timeout(240) { sleep 0.05 until run_lines >= 2 || Process.waitpid(pid, Process::WNOHANG) }
-    change.call
-    _, status = Process.wait2(pid)
-    pid = nil
-    CLIHelper::Result.new(File.read(out), File.read(log), status)
-  rescue Errno::ECHILD
-    flunk "try ended before two runs"
-  ensure
-    if pid
-      Process.kill(:KILL, pid)
-      Process.wait(pid)
-    end
+    changed_midway("try", @file, "-m", "threads", "--workers", "1,2", "--reps", "8", "--items", "100", "-o", @out, results: @out,
+      &change)
   end
 
   def assert_stopped(result)

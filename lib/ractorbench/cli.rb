@@ -4,6 +4,7 @@ require "optparse"
 require_relative "errors"
 require_relative "version"
 require_relative "cli/parser"
+require_relative "cli/streams"
 require_relative "console"
 require_relative "reports"
 require_relative "../../harness/ractorbench/harness/text_encoding"
@@ -23,6 +24,11 @@ module Ractorbench
 
       def start(argv, out: $stdout, err: $stderr)
         Harness::TextEncoding.utf8!
+        Streams.open!
+        # A file too big for ulimit -f fails its write (EFBIG, said with the
+        # limit) instead of killing ractorbench mid-line.
+        trap("XFSZ") {} if Signal.list.key?("XFSZ")
+        out, err = Streams.forgiving(out), Streams.forgiving(err)
         load_commands
         argv = argv.map { |word| Harness::TextEncoding.utf8(word) }
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
