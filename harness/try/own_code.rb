@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "rbconfig"
+
 module Ractorbench
   module Harness
     module Try
@@ -16,6 +18,10 @@ module Ractorbench
         CONSTANTS = Module.instance_method(:constants)
         CONST_GET = Module.instance_method(:const_get)
         SINGLETON = Kernel.instance_method(:singleton_class)
+        # ractorbench's own files (harness/ and lib/ under its root) and
+        # Ruby's libraries and gems.
+        LIBRARIES = [File.expand_path("../..", __dir__), *RbConfig::CONFIG.values_at("rubylibprefix", "rubyarchdir"),
+          *(Gem.path if defined?(Gem))].compact.uniq.map { |dir| File.join(File.expand_path(dir), "") }.freeze
         DUMP = Marshal.method(:dump)
         LOAD = Marshal.method(:load)
 
@@ -49,16 +55,18 @@ module Ractorbench
           into
         end
 
-        # The methods of ractorbench's own modules that the code loaded
-        # since `before` defined or redefined, by name. A module new since
-        # then is not ractorbench's own code around the work (a file may
-        # require ractorbench itself).
+        # The methods in ractorbench's modules that the code loaded since
+        # `before` redefined, or defined from outside ractorbench's own files
+        # and Ruby's libraries (a file may require ractorbench itself, whose
+        # Forwardable methods are defined in forwardable.rb), by name.
         def changed(before)
-          modules = before.keys.to_h { |name| [owner(name), true] }
-          snapshot.reject { |name, method| before[name] == method || !modules.key?(owner(name)) }
+          snapshot.reject { |name, method| before[name] == method || (!before.key?(name) && library?(method)) }
         end
 
-        def owner(name) = name[/\A.*(?=[.#])/]
+        def library?(method)
+          file, = method.source_location
+          file.nil? || LIBRARIES.any? { |dir| File.expand_path(file).start_with?(dir) }
+        end
       end
     end
   end
