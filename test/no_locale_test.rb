@@ -80,6 +80,17 @@ class NoLocaleTest < Minitest::Test
     assert_includes reported.out, "Creme"
   end
 
+  # Held out: a program that only requires ractorbench (the Ruby API)
+  # keeps its own encoding and load path; the command and its children
+  # set theirs.
+  def test_requiring_ractorbench_leaves_the_process_as_it_was
+    script = "before = Encoding.default_external; require 'ractorbench'; rubylib = $LOAD_PATH.index(#{@dir.dump}); " \
+      "print [before == Encoding.default_external, rubylib && rubylib < $LOAD_PATH.index(RbConfig::CONFIG['rubylibdir'])]"
+    out, err, = Open3.capture3({"PATH" => ENV["PATH"], "RUBYLIB" => @dir}, RbConfig.ruby, "-I", File.join(ROOT, "lib"), "-e", script,
+      unsetenv_others: true)
+    assert_equal "[true, true]", out, err
+  end
+
   # Held out: a --load file in a non-ASCII folder, run and resumed.
   def test_a_loaded_workload_in_a_non_ascii_folder
     load = File.join(@folder, "napping.rb")

@@ -18,7 +18,7 @@ class ResumeEveryWriterTest < Minitest::Test
     stopped = stopped_after(2, "try", STEADY, "-m", "threads", "--workers", "1,2", "--reps", "6", "--items", "200")
     finished = run_printed(stopped)
     assert_equal 0, finished.code, finished.err
-    assert_match(/resuming .*: \d+ runs done, [1-9]\d* to go/, finished.err)
+    assert_match(/resuming .*: \d+ runs? done, [1-9]\d* to go/, finished.err)
     assert_plan_exact(@out)
   end
 

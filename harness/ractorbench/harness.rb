@@ -3,11 +3,6 @@
 # Everything that runs inside the measured child process lives under harness/.
 # It loads nothing but Ruby's standard library (and what a model itself needs),
 # so that the numbers measure the model, not ractorbench.
-require_relative "harness/text_encoding"
-require_relative "harness/load_order"
-
-Ractorbench::Harness::TextEncoding.utf8!
-Ractorbench::Harness::LoadOrder.own_libraries_first!
 
 module Ractorbench
   module Harness

@@ -11,6 +11,7 @@
 # Writes records on the result channel (Harness::Channel): {"stage": ...} as
 # it goes (so the driver knows where a run that never finished was stuck),
 # then one final record.
+require_relative "../ractorbench/harness/program_start"
 require_relative "../ractorbench/harness"
 require_relative "../ractorbench/harness/channel"
 require_relative "target"
