@@ -28,7 +28,7 @@ module Ractorbench
         # A file too big for ulimit -f fails its write (EFBIG, said with the
         # limit) instead of killing ractorbench mid-line.
         trap("XFSZ") {} if Signal.list.key?("XFSZ")
-        out, err = Streams.forgiving(out), Streams.forgiving(err)
+        err = Streams.forgiving(err)
         load_commands
         argv = argv.map { |word| Harness::TextEncoding.utf8(word) }
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift

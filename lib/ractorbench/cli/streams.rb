@@ -32,7 +32,8 @@ module Ractorbench
         false
       end
 
-      # err, writing what it can and dropping what it cannot (LOST).
+      # err, writing what it can and dropping what it cannot (LOST): progress
+      # and notes, never the output a command exists to write.
       def forgiving(io) = Forgiving.new(io)
 
       # An IO whose writes never raise LOST, nor EPIPE before anything was
