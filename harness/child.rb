@@ -9,6 +9,7 @@ module Ractorbench
     CHILD_STARTED = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
+require_relative "ractorbench/harness/program_start"
 require_relative "ractorbench/harness/parent_death"
 Ractorbench::Harness::ParentDeath.arm
 require_relative "ractorbench/harness"

@@ -3,6 +3,7 @@
 # Run by the driver with each Ruby under test to learn what it is and what it
 # can do; sends one record on the result channel (Harness::Channel), as a
 # measured run does. Feature detection only, never version maths.
+require_relative "ractorbench/harness/program_start"
 require_relative "ractorbench/harness/mn_check"
 require_relative "ractorbench/harness/channel"
 

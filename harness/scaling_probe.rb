@@ -8,6 +8,7 @@
 # global counter, a cache line all cores fight over) W ractors cost several
 # times more CPU per iteration than one; on one that does not, about the same.
 # Takes a few tenths of a second at most: one calibration, two timed rounds.
+require_relative "ractorbench/harness/program_start"
 require_relative "ractorbench/harness/channel"
 
 module Ractorbench

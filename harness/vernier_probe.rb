@@ -3,6 +3,7 @@
 # Run by the driver with a Ruby under test before a --profile=vernier
 # collection: can this Ruby load the vernier gem? One record on the result
 # channel (Harness::Channel): its version, or why not.
+require_relative "ractorbench/harness/program_start"
 require_relative "ractorbench/harness/channel"
 
 Ractorbench::Harness::Channel.io

@@ -36,7 +36,7 @@ class BadInputTest < Minitest::Test
     Dir.mktmpdir do |dir|
       out = File.join(dir, "r.jsonl")
       File.write(out, "precious\n")
-      assert_usage_error ractorbench("run", "-o", out), /already exists; use `--resume/
+      assert_usage_error ractorbench("run", "-o", out), /already exists; give another -o .*`ractorbench run --resume /
       assert_equal "precious\n", File.read(out)
     end
   end

@@ -64,6 +64,27 @@ module HostileHelper
     assert_equal planned.sort, ids.sort, "the plan is not complete"
   end
 
+  # A command in the background until `runs` runs are in results (or it
+  # ends), then `midway` (the file or the disk changed under it), then its
+  # end: a Result with its output.
+  def changed_midway(*command, results:, env: {}, runs: 2, &midway)
+    log, out = %w[err out].map { |name| File.join(@dir, "midway-#{name}-#{rand(1 << 30)}.txt") }
+    pid = Process.spawn(env, RbConfig.ruby, EXE, *command, out: out, err: log)
+    count = -> { File.exist?(results) ? File.foreach(results).count { |l| l.start_with?('{"type":"run"') } : 0 }
+    wait_for(240) { count.call >= runs || Process.waitpid(pid, Process::WNOHANG) }
+    midway.call
+    _, status = Process.wait2(pid)
+    pid = nil
+    CLIHelper::Result.new(File.read(out), File.read(log), status)
+  rescue Errno::ECHILD
+    flunk "#{command.first} ended before #{runs} runs"
+  ensure
+    if pid
+      Process.kill(:KILL, pid)
+      Process.wait(pid)
+    end
+  end
+
   def wait_for(seconds = 60)
     Timeout.timeout(seconds) { sleep 0.05 until yield }
   end

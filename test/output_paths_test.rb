@@ -63,7 +63,7 @@ class OutputPathsTest < Minitest::Test
   end
 
   def test_run_and_try_never_replace_without_force
-    assert_usage_error ractorbench("run", "-w", "noop", "-o", @precious), /already exists; use `--resume .*` to finish it, or another -o \(--force replaces it\)/
+    assert_usage_error ractorbench("run", "-w", "noop", "-o", @precious), /already exists; give another -o \(--force replaces it\), or finish it if it was stopped: `ractorbench run --resume .*`/
     assert_usage_error ractorbench("try", "examples/json_parse.rb", "-o", @precious, chdir: ROOT), /already exists/
     assert_equal "precious\n", File.read(@precious)
     run = ractorbench("run", "-w", "noop", "-m", "serial", "--workers", "1", "--messages", "1", "--reps", "1", "-o", @precious, "--force")

@@ -3,6 +3,7 @@
 # Everything that runs inside the measured child process lives under harness/.
 # It loads nothing but Ruby's standard library (and what a model itself needs),
 # so that the numbers measure the model, not ractorbench.
+
 module Ractorbench
   module Harness
     @workloads = {}

@@ -2,6 +2,7 @@
 
 require_relative "../ractorbench/harness"
 require_relative "target"
+require_relative "own_code"
 require_relative "result_digest"
 require_relative "user_code"
 
@@ -22,7 +23,7 @@ module Ractorbench
         # Runs in the child's main ractor before any model starts, so the
         # user's module is loaded before workers fork or ractors start.
         def self.jobs(count, params)
-          target = Target.load(params.fetch(:file), params[:module])
+          target = Target.load(params.fetch(:file), params[:module], digest: params[:file_digest])
           # A module and a frozen string are shareable, so workers in other
           # ractors may read these.
           @target = target
@@ -39,7 +40,7 @@ module Ractorbench
           # A C method not marked Ractor-safe: Ruby's message does not name it, its first frame does.
           unsafe = UserCode.method_name(UserCode.frames(e.backtrace).first) if e.is_a?(Ractor::UnsafeError)
           raise WorkError, "#{ErrorText.line(e)}#{" (the C method #{unsafe})" if unsafe} " \
-            "(#{frame || "in #{@target}.work"}, item #{index})"
+            "(#{frame || "in #{OwnCode.name_of(@target)}.work"}, item #{index})"
         end
 
         # What the check measured per item (`try` passes it), so that a model
@@ -48,6 +49,20 @@ module Ractorbench
 
         def self.digest(results)
           ResultDigest.call(results)
+        end
+
+        # What `try` passes (the file, the module it chose, the check's time
+        # per item, the file's digest as checked), declared so that `run
+        # --resume` takes a try's plan.
+        def self.default_params = {file: nil, module: nil, seconds_per_item: nil, file_digest: nil}
+
+        # The code measured is the code checked: the driver asks before each
+        # run (and --resume before any), the run itself as it loads the file.
+        def self.stale(params)
+          digest, file = params.values_at(:file_digest, :file)
+          return unless digest && file
+
+          Target.changed(File.expand_path(file), digest)
         end
 
         def self.validate(params, _count)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "user_code"
+require_relative "own_code"
 
 module Ractorbench
   module Harness
@@ -31,7 +32,7 @@ module Ractorbench
           value = owner.const_get(short, false)
           file, line = source_location(owner, short)
           private = !owner.constants(false).include?(short.to_sym)
-          {"name" => full_name(owner, short), "owner" => owner.name, "constant" => short,
+          {"name" => full_name(owner, short), "owner" => OwnCode.name_of(owner), "constant" => short,
            "expression" => expression(owner, short, private), "private" => private,
            "defined_at" => (file && line.to_i.positive?) ? "#{file}:#{line}" : nil,
            "library" => file ? library(file) : "ruby", "gem" => file && gem_version(file), "class" => value.class.name,
@@ -39,14 +40,14 @@ module Ractorbench
         end
 
         # Object::BODIES, not ::BODIES or BODIES: the form Ruby 4.x prints.
-        def full_name(owner, short) = "#{owner.name}::#{short}"
+        def full_name(owner, short) = "#{OwnCode.name_of(owner)}::#{short}"
 
         # What code at the end of the user's file writes to reach it.
         def expression(owner, short, private)
-          return "#{owner.name}.const_get(:#{short})" if private
+          return "#{OwnCode.name_of(owner)}.const_get(:#{short})" if private
           return short if owner == Object
 
-          "#{owner.name}::#{short}"
+          "#{OwnCode.name_of(owner)}::#{short}"
         end
 
         def value(info)
@@ -55,7 +56,7 @@ module Ractorbench
 
         def candidates(scope, parts)
           enclosing = (parts.size - 1).downto(1).filter_map { |n| lookup(parts.first(n).join("::")) }
-          [scope, *enclosing, *scope.ancestors, Object].uniq.select { |m| m.is_a?(Module) && m.name }
+          [scope, *enclosing, *scope.ancestors, Object].uniq.select { |m| m.is_a?(Module) && OwnCode.name_of(m) }
         end
 
         def defined_here?(mod, short)

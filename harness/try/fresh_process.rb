@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "../ractorbench/harness"
+require_relative "../ractorbench/harness/channel"
+require_relative "own_code"
 
 module Ractorbench
   module Harness
@@ -19,10 +20,13 @@ module Ractorbench
           Process.respond_to?(:fork) && !(RactorCompat.available? && ::Ractor.count > 1)
         end
 
-        # The block's Hash (through JSON), or {"status" => "died", ...} when
+        # The block's Hash (as plain data, through Marshal as it was before
+        # the user's file loaded: OwnCode), or {"status" => "died", ...} when
         # the child ended without one. started: called with the child's pid.
         def run(started: nil)
           reader, writer = IO.pipe
+          reader.binmode
+          writer.binmode
           pid = fork do
             reader.close
             record = begin
@@ -30,7 +34,7 @@ module Ractorbench
             rescue Exception => e # rubocop:disable Lint/RescueException -- the parent reports it; never a trace
               {"status" => "error", "problem" => ErrorText.of(e), "backtrace" => Array(e.backtrace).first(8)}
             end
-            writer.write(JSON.generate(scrub(record)))
+            writer.write(OwnCode.dump(Channel.plain(record)))
             writer.close
             exit!(0)
           end
@@ -44,20 +48,10 @@ module Ractorbench
           started&.call(nil)
         end
 
-        # Strings as valid UTF-8, so that JSON can carry any message.
-        def scrub(value)
-          case value
-          when String then value.encode("UTF-8", invalid: :replace, undef: :replace)
-          when Array then value.map { |v| scrub(v) }
-          when Hash then value.to_h { |k, v| [scrub(k), scrub(v)] }
-          else value
-          end
-        end
-
-        def parse(text)
-          record = JSON.parse(text.to_s)
+        def parse(data)
+          record = data.to_s.empty? ? nil : OwnCode.load(data)
           record.is_a?(Hash) ? record : nil
-        rescue JSON::ParserError
+        rescue TypeError, ArgumentError
           nil
         end
 

@@ -11,10 +11,11 @@
 # Writes records on the result channel (Harness::Channel): {"stage": ...} as
 # it goes (so the driver knows where a run that never finished was stuck),
 # then one final record.
-require "json"
+require_relative "../ractorbench/harness/program_start"
 require_relative "../ractorbench/harness"
 require_relative "../ractorbench/harness/channel"
 require_relative "target"
+require_relative "own_code"
 require_relative "result_digest"
 require_relative "marshal_check"
 require_relative "ractor_check"
@@ -54,7 +55,7 @@ module Ractorbench
           stage("repeat") { check_repeatable(target, items.first, results.first) }
           marshal = stage("marshal") { MarshalCheck.call(results) }
           finish(timing.merge(
-            "status" => "ok", "file" => @file, "module" => target.name, "work_location" => location(target.method(:work)),
+            "status" => "ok", "file" => @file, "module" => OwnCode.name_of(target), "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
             "marshal" => marshal, "result_bytes" => (result_bytes(results) unless marshal), **first_touch_facts(touched),
             "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
@@ -133,7 +134,7 @@ module Ractorbench
           again = call_work(target, item, 0)
           return if ResultDigest.fingerprint(first) == ResultDigest.fingerprint(again)
 
-          raise ContractError.new("#{target}.work(item 0) returned #{RactorCheck.preview(first)} and then " \
+          raise ContractError.new("#{OwnCode.name_of(target)}.work(item 0) returned #{RactorCheck.preview(first)} and then " \
             "#{RactorCheck.preview(again)}: work must return the same result for the same item (ractorbench compares " \
             "every model's results); leave times, random numbers and object ids out of the result",
             location(target.method(:work)))

@@ -4,6 +4,7 @@ require_relative "../ractorbench/harness"
 require_relative "object_path"
 require_relative "result_digest"
 require_relative "user_code"
+require_relative "own_code"
 require_relative "constant_owner"
 
 module Ractorbench
@@ -117,7 +118,7 @@ module Ractorbench
           names = source.to_s.scan(/(?<![@\w])@\w+/).uniq
           facts = names.map do |name|
             # Not set yet when work sets it on first use.
-            next {"name" => name, "owner" => target.name} unless target.instance_variable_defined?(name)
+            next {"name" => name, "owner" => OwnCode.name_of(target)} unless target.instance_variable_defined?(name)
 
             value = target.instance_variable_get(name)
             {"name" => name, "owner" => target.name, "class" => value.class.name, "shareable" => Ractor.shareable?(value)}

@@ -1,7 +1,11 @@
 # frozen_string_literal: true
 
+# SHA-1, which the results digest (ResultDigest) loads anyway: the check and
+# the runs load no library the user's work might be first to use.
+require "digest/sha1"
 require_relative "user_code"
 require_relative "../ractorbench/harness/error_text"
+require_relative "own_code"
 
 module Ractorbench
   module Harness
@@ -17,6 +21,9 @@ module Ractorbench
         end
       end
 
+      # The file is not the one the check saw.
+      class FileChanged < StandardError; end
+
       # The work a user's file defines: a module (or class) with
       #
       #   self.work(item)  one unit of work; returns its result
@@ -29,14 +36,57 @@ module Ractorbench
         # source: the text to load in place of the file's (a scratch copy with
         # a suggested fix applied), loaded as if it were the file; helpers:
         # {path => text} of files it requires, loaded first in their place.
-        def load(path, name = nil, source: nil, helpers: {})
+        # digest: the file's digest as the check saw it; the bytes read are
+        # those compared and those loaded, or the load fails (FileChanged).
+        def load(path, name = nil, source: nil, helpers: {}, digest: nil)
           path = File.expand_path(path)
+          source ||= checked_source(path, digest) if digest
+          own = OwnCode.snapshot
           helpers.each { |helper, text| load_source(File.expand_path(helper), text) }
           source ? load_source(path, source) : require_file(path)
+          untouched!(own, path)
           mod = name ? named(path, name) : discover(path)
           check_arity(mod, :work, path)
           check_arity(mod, :items, path) if mod.respond_to?(:items)
           mod
+        end
+
+        def checked_source(path, digest)
+          bytes = File.binread(path)
+          problem = change(path, digest, bytes)
+          raise FileChanged, problem if problem
+
+          bytes.force_encoding(Encoding::UTF_8)
+        end
+
+        # What a file is compared by (hex): the check's and each run's.
+        def digest(bytes) = Digest::SHA1.hexdigest(bytes)
+
+        # nil, or how path differs from the file whose digest is digest.
+        def changed(path, digest)
+          change(path, digest, File.binread(path))
+        rescue SystemCallError => e
+          "#{path} changed since ractorbench checked it: it cannot be read now (#{e.message.sub(/ @ \w+/, "")})"
+        end
+
+        def change(path, digest, bytes)
+          now = digest(bytes)
+          return if now == digest
+
+          "#{path} changed since ractorbench checked it (SHA-1 #{digest[0, 12]}..., now #{now[0, 12]}...): " \
+            "what would run is not the code checked"
+        end
+
+        # ractorbench measures the work with its own code around it: a file
+        # that redefines any of it is refused, whatever else it defines.
+        def untouched!(own, path)
+          changed = OwnCode.changed(own)
+          return if changed.empty?
+
+          names = changed.keys
+          raise ContractError.new("it redefines ractorbench's own #{names.first(3).join(", ")}#{" and more" if names.size > 3}; " \
+            "ractorbench runs your work with its own code around it: define work(item) in a module of your own instead",
+            location(changed.values.first) || path)
         end
 
         # n inputs for `work`; raising, or returning anything but n of them,
@@ -47,20 +97,20 @@ module Ractorbench
           list = call_items(mod, n)
           where = location(mod.method(:items))
           unless list.respond_to?(:to_a)
-            raise ContractError.new("#{mod}.items(#{n}) returned #{list.class}; it must return an Array of #{n} items", where)
+            raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) returned #{list.class}; it must return an Array of #{n} items", where)
           end
 
           list = list.to_a
           return list if list.size == n
 
-          raise ContractError.new("#{mod}.items(#{n}) returned #{list.size} items; it must return exactly n (#{n})", where)
+          raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) returned #{list.size} items; it must return exactly n (#{n})", where)
         end
 
         def call_items(mod, n)
           mod.items(n)
         rescue => e
           frame = UserCode.frame(e.backtrace, mod.method(:items).source_location&.first)
-          raise ContractError.new("#{mod}.items(#{n}) raised #{ErrorText.line(e)}", frame&.to_s)
+          raise ContractError.new("#{OwnCode.name_of(mod)}.items(#{n}) raised #{ErrorText.line(e)}", frame&.to_s)
         end
 
         def location(method)
@@ -116,7 +166,7 @@ module Ractorbench
           return found.first if found.size == 1
 
           if found.size > 1
-            list = found.map { |m| "#{m} (line #{m.method(:work).source_location.last})" }.join(", ")
+            list = found.map { |m| "#{OwnCode.name_of(m)} (line #{m.method(:work).source_location.last})" }.join(", ")
             raise ContractError.new("defines work(item) in several modules: #{list}; choose one with --module NAME", path)
           end
           raise missing_work(path)
@@ -129,6 +179,7 @@ module Ractorbench
           end
           owner = modules_defining(path) { |m| m.method_defined?(:work, false) && defined_in?(m.instance_method(:work), path) }.first
           if owner
+            owner = OwnCode.name_of(owner)
             return ContractError.new("#{owner}#work is an instance method; ractorbench calls #{owner}.work(item): " \
               "write `def self.work(item)` (or `extend self` in a module)", location(owner.instance_method(:work)))
           end
@@ -138,10 +189,10 @@ module Ractorbench
 
         def modules_defining(path)
           ObjectSpace.each_object(Module).select do |m|
-            !m.singleton_class? && m.name && yield(m)
+            !m.singleton_class? && OwnCode.name_of(m) && yield(m)
           rescue
             false
-          end.sort_by(&:name)
+          end.sort_by { |m| OwnCode.name_of(m) }
         end
 
         def defined_in?(method, path)
@@ -163,7 +214,7 @@ module Ractorbench
           optional = method.parameters.any? { |kind, _| %i[opt rest].include?(kind) }
           return if required == 1 || (required.zero? && optional)
 
-          raise ContractError.new("#{mod}.#{name} takes #{required} required arguments; it must take one " \
+          raise ContractError.new("#{OwnCode.name_of(mod)}.#{name} takes #{required} required arguments; it must take one " \
             "(#{(name == :work) ? "the item" : "n, the number of items"})", location(method) || path)
         end
       end

@@ -19,7 +19,9 @@ module Ractorbench
       workload "ops-per-second",
         "executions per second of one subject in batches of W x M (Performance of Concurrently); --param subject=NAME time=S gc=on|off"
 
-      def self.default_params = {subject: nil, time: 1.0, samples: 5, warmup: nil, gc: "on"}
+      # table: which of the seed's tables a subject's row goes in (the
+      # concurrently suites set it; reports group by it).
+      def self.default_params = {subject: nil, time: 1.0, samples: 5, warmup: nil, gc: "on", table: nil}
 
       def self.validate(params, _count)
         subjects = Harness::Subject.load_all

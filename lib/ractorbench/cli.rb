@@ -5,9 +5,11 @@ require_relative "errors"
 require_relative "printable"
 require_relative "version"
 require_relative "cli/parser"
+require_relative "cli/streams"
 require_relative "console"
 require_relative "reports"
 require_relative "reports/history/formats"
+require_relative "../../harness/ractorbench/harness/text_encoding"
 
 module Ractorbench
   # Dispatches `ractorbench COMMAND ...` to one file per command under
@@ -26,6 +28,12 @@ module Ractorbench
       # written (`> /dev/full`, a closed pipe's buffer): then 2 and a line
       # saying so, never 0 with nothing written.
       def start(argv, out: $stdout, err: $stderr)
+        Harness::TextEncoding.utf8!
+        Streams.open!
+        # A file too big for ulimit -f fails its write (EFBIG, said with the
+        # limit) instead of killing ractorbench mid-line.
+        trap("XFSZ") {} if Signal.list.key?("XFSZ")
+        err = Streams.forgiving(err)
         status = dispatch(argv, out: out, err: err)
         out.flush
         status
@@ -41,7 +49,7 @@ module Ractorbench
 
       def dispatch(argv, out:, err:)
         load_commands
-        argv = argv.dup
+        argv = argv.map { |word| Harness::TextEncoding.utf8(word) }
         name = (argv.first.nil? || argv.first.start_with?("-")) ? nil : argv.shift
         return usage(out) if name.nil? && (argv & %w[-h --help]).any?
         return help(argv, out: out, err: err) if name == "help"

@@ -10,6 +10,7 @@ require_relative "measure/machine"
 require_relative "collector"
 require_relative "measure/progress"
 require_relative "store"
+require_relative "store/recorded_plan"
 require_relative "analysis"
 require_relative "profile/stage"
 require_relative "collection/header"
@@ -31,6 +32,10 @@ module Ractorbench
   class Collection
     DEFAULT_TIMEOUT = 600.0
 
+    # A plan `run --resume` would refuse (a bug: every collection's file
+    # must be resumable).
+    class NotResumable < StandardError; end
+
     # The plan, and the Session once open.
     attr_reader :matrix, :session
 
@@ -47,13 +52,12 @@ module Ractorbench
     # had them); sizes: a check of the plan (a callable taking the Matrix)
     # instead of run's (Plan::Size, Plan::Capacity); scaling_probe: probe
     # each Ruby's ractor scaling when the plan runs ractors at W >= 2;
-    # resumable: a stopped collection is finished with `run --resume`
-    # (said in the message); first_run: the Analysis's first-run policy;
+    # first_run: the Analysis's first-run policy;
     # progress: where the progress line and failures go; say: a callable
     # for one line on standard error.
     def initialize(catalog:, entries:, rubies:, reps:, command:, output:, seed: nil, timeout: DEFAULT_TIMEOUT,
       force: false, shard: nil, adaptive: nil, profile: nil, quiet_wait: nil, suite: nil, scale: 1.0, header: {},
-      record_reps: true, sizes: nil, scaling_probe: true, resumable: true, first_run: "auto", progress: $stderr,
+      record_reps: true, sizes: nil, scaling_probe: true, first_run: "auto", progress: $stderr,
       say: ->(line) { progress.puts(line) })
       @catalog = catalog
       @entries = entries
@@ -70,7 +74,7 @@ module Ractorbench
       @recorded = {suite: suite, scale: scale, extra: header, reps: record_reps}
       @sizes = sizes
       @scaling_probe = scaling_probe
-      collecting(quiet_wait: quiet_wait, resumable: resumable, first_run: first_run, progress: progress, say: say)
+      collecting(quiet_wait: quiet_wait, first_run: first_run, progress: progress, say: say)
     end
 
     # The collection a results file began, to be finished (`run --resume`):
@@ -95,7 +99,9 @@ module Ractorbench
       targets = probe
       @session = Session.new(catalog: @catalog, targets: targets, runs: @matrix.runs, timeout: @timeout, first_seq: 1,
         profile: @profile && Profile::Stage.new(@profile, targets, say: @say))
-      @session.writer = Store::Writer.create(@output, header(targets), force: @force)
+      header = header(targets)
+      resumable!(header)
+      @session.writer = Store::Writer.create(@output, header, force: @force)
       self
     end
 
@@ -115,9 +121,8 @@ module Ractorbench
     private
 
     # How the runs are collected and told, a new collection or a resumed one.
-    def collecting(quiet_wait:, resumable:, first_run:, progress:, say:)
+    def collecting(quiet_wait:, first_run:, progress:, say:)
       @quiet_wait = quiet_wait
-      @resumable = resumable
       @first_run = first_run
       @progress = progress
       @say = say
@@ -128,10 +133,17 @@ module Ractorbench
       @entries.then { |e| Plan::Size.count!(e, rubies: @rubies.size, reps: @reps, shards: @shard&.count || 1) } unless @sizes
       @whole = Plan::Matrix.build(entries: @entries, rubies: @rubies.map(&:name), reps: @reps, seed: @seed)
       @matrix = slice(@whole)
+      current!
       return @sizes.call(@matrix) if @sizes
 
       Plan::Size.check!(@matrix.runs, @catalog, timeout: @timeout)
       Plan::Capacity.check!(@matrix.runs, @catalog, @rubies)
+    end
+
+    # Each configuration measures what was planned (try: the file checked).
+    def current!
+      why = @matrix.runs.uniq { |s| [s.workload, s.params] }.lazy.filter_map { |s| @catalog.stale(s) }.first
+      raise UsageError, why if why
     end
 
     # --shard I/N: this job's slice of the plan (the header records the
@@ -171,6 +183,20 @@ module Ractorbench
         scale: @recorded[:scale], suite: @recorded[:suite], reps: reps, extra: @recorded[:extra].merge(shard).merge(profile))
     end
 
+    # Every results file is finished by `run --resume`, whichever command
+    # began it: its header, as a reader will parse it, passes the checks
+    # --resume makes before a line is written. One that does not is
+    # ractorbench's own fault, said before anything runs. (An empty shard
+    # has nothing to finish.)
+    def resumable!(header)
+      return if @matrix.runs.empty?
+
+      Store::RecordedPlan.new(@output, JSON.parse(JSON.generate(header)), [], default_timeout: DEFAULT_TIMEOUT)
+    rescue UsageError => e
+      raise NotResumable, "ractorbench could not finish this collection after a stop, so it does not start it (a bug " \
+        "in ractorbench; please report it): #{e.message}"
+    end
+
     def collector(count, progress: Measure::Progress.for(count, io: @progress))
       Collector.new(catalog: @session.catalog, targets: @session.targets, timeout: @session.timeout,
         writer: @session.writer, progress: progress, quiet_wait: @quiet_wait, suspects: @session.suspects || [])
@@ -185,6 +211,9 @@ module Ractorbench
       raise Exit.new(stopped(e), 128 + e.signo)
     rescue Store::Writer::Failed => e
       raise Exit.new(failed(e), 1)
+    rescue Collector::Stale => e
+      raise Exit.new("#{e.message}; the collection stopped before its next run: the #{Plural.count(e.recorded, "run")} " \
+        "before are in #{@session.writer.path}; measure the new code in a new collection (another -o)", 2)
     end
 
     # --reps auto's time budget counts from the start of the collection.
@@ -205,10 +234,6 @@ module Ractorbench
 
     def stopped(error)
       path = @session.writer.path
-      unless @resumable
-        return "#{error.message}: the run in flight was killed; the #{error.recorded} runs before it are in #{path}"
-      end
-
       left = @session.runs.size - error.recorded
       "#{error.message}: the run in flight was killed; #{path} keeps every finished run (#{left} left " \
         "to run): #{Printable.command("ractorbench", "run", "--resume", path)} finishes it#{suspect(error)}"
@@ -226,7 +251,7 @@ module Ractorbench
     # The file could not be written (or written back): where its runs are now.
     def failed(error)
       path = error.path
-      return error.message unless @resumable && path && File.file?(path)
+      return error.message unless path && File.file?(path)
 
       "#{error.message}: fix that, then #{Printable.command("ractorbench", "run", "--resume", path)} finishes it"
     end

@@ -43,6 +43,17 @@ module Ractorbench
       end
     end
 
+    # The next run would not measure what was planned (Plan::Catalog#stale:
+    # try's file changed since the check): the collection stops before it.
+    class Stale < StandardError
+      attr_reader :recorded
+
+      def initialize(why, recorded)
+        @recorded = recorded
+        super(why)
+      end
+    end
+
     # Standard error, where progress and failures go, has no reader any
     # more (`run ... 2>&1 | head -1`): a stop, as Ctrl-C is.
     class Silenced < StandardError; end
@@ -50,6 +61,7 @@ module Ractorbench
 
     # quiet_wait: a QuietWait to call before each run (--wait-quiet), or nil.
     def initialize(catalog:, targets:, timeout:, writer:, progress:, quiet_wait: nil, suspects: [])
+      @catalog = catalog
       @runner = Measure::Runner.new(catalog: catalog, timeout: timeout)
       @interference = Measure::Interference.new
       @quiet_wait = quiet_wait
@@ -64,6 +76,9 @@ module Ractorbench
     def collect(runs, first_seq:)
       @recorded = 0
       runs.each_with_index do |spec, i|
+        stale = @catalog.stale(spec)
+        raise Stale.new(stale, @recorded) if stale
+
         progress(:started, spec.id)
         seq = first_seq + i
         Measure::Sentinel.ready

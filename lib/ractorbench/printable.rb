@@ -14,6 +14,9 @@ module Ractorbench
     # Controls other than newline and tab: what a report's own layout never uses.
     STRAY = /[\u0000-\u0008\u000B-\u001F\u007F\u0080-\u009F]/
     FORMULA = /\A[=+\-@\t\r]/
+    # A word the shell takes as it is: letters of any script, digits and
+    # punctuation no shell gives a meaning to.
+    SHELL_PLAIN = /\A[[:alnum:]_\-.,:+\/@%=^]+\z/
 
     module_function
 
@@ -34,7 +37,19 @@ module Ractorbench
 
     # A command for a person to paste, in backquotes: each word quoted for
     # the shell, so a path with a space or a `$(...)` stays one word.
-    def command(*words) = "`#{words.map(&:to_s).shelljoin}`"
+    def command(*words) = "`#{shell_line(words)}`"
+
+    # Words joined for the shell: a plain word as it is (a non-ASCII letter
+    # too, which a backslash before each of its bytes would mangle), any
+    # other in single quotes.
+    def shell_line(words)
+      words.map do |word|
+        word = word.to_s
+        next word if word.match?(SHELL_PLAIN)
+
+        word.valid_encoding? ? "'#{word.gsub("'") { "'\\''" }}'" : Shellwords.escape(word)
+      end.join(" ")
+    end
 
     # A CSV cell: text starting like a formula gets a leading quote.
     def cell(value)

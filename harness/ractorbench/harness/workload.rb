@@ -24,6 +24,9 @@ module Ractorbench
     #                               a job workload leaves it to the model
     #   job_seconds                 nil, or how long one job takes (known after
     #                               `jobs`): a model may hand long jobs out one at a time
+    #   stale(params)               nil, or why a run of these parameters would no
+    #                               longer measure what was planned (driver only:
+    #                               asked before each run and by --resume)
     module Workload
       attr_reader :name, :description, :file
 
@@ -43,6 +46,10 @@ module Ractorbench
       end
 
       def estimate(_count, _params, _per_call)
+        nil
+      end
+
+      def stale(_params)
         nil
       end
 

@@ -18,7 +18,7 @@ module Ractorbench
     class Resume < Collection
       def initialize(path, quiet_wait:, first_run:, progress:, say:)
         @resume = path
-        collecting(quiet_wait: quiet_wait, resumable: true, first_run: first_run, progress: progress, say: say)
+        collecting(quiet_wait: quiet_wait, first_run: first_run, progress: progress, say: say)
       end
 
       def open

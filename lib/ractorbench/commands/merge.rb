@@ -5,6 +5,7 @@ require_relative "../store/merge"
 require_relative "../store/output_path"
 require_relative "../store/atomic_file"
 require_relative "../plural"
+require_relative "../printable"
 
 require_relative "../cli"
 require_relative "../cli/parser"
@@ -38,7 +39,7 @@ module Ractorbench
       def call
         Store::OutputPath.check_output!(@output, force: @force, inputs: @paths.select { |p| File.exist?(p) })
         merge = Store::Merge.new(@paths, allow_partial: @partial)
-        Store::AtomicFile.write(@output, merge.text((["ractorbench", "merge"] + @argv).shelljoin), force: @force)
+        Store::AtomicFile.write(@output, merge.text(Printable.shell_line(["ractorbench", "merge"] + @argv)), force: @force)
         names = merge.machine_names.values
         note("ractorbench: merged #{Plural.count(merge.runs, "run")} of #{Plural.count(@paths.size, "file")} " \
           "(#{Plural.count(names.size, "machine")}: #{names.join(", ")}) into #{@output}")

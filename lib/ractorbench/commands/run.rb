@@ -124,7 +124,7 @@ module Ractorbench
         entries = plan_entries(catalog)
         refuse_profile(catalog, entries)
         collection = Collection.new(catalog: catalog, entries: entries, rubies: rubies, reps: repetitions,
-          command: (["ractorbench", command_name] + @argv).shelljoin, output: path, seed: @seed, timeout: timeout,
+          command: Printable.shell_line(["ractorbench", command_name] + @argv), output: path, seed: @seed, timeout: timeout,
           force: @force, shard: @shard, adaptive: @plan.adaptive, profile: @profile, quiet_wait: @quiet_wait,
           suite: @plan.suite&.name, scale: @plan.scale, header: @plan.ruby_bench ? {"ruby_bench" => @plan.ruby_bench.to_h} : {},
           first_run: @first_run || "auto", progress: @err, say: method(:note)).open

@@ -5,6 +5,7 @@ require "stringio"
 require "time"
 require_relative "../printable"
 require_relative "../plan/catalog"
+require_relative "../../../harness/try/target"
 require_relative "../plan/number_list"
 require_relative "../plan/size"
 require_relative "../plan/capacity"
@@ -94,7 +95,7 @@ module Ractorbench
       def initialize(argv, out:, err:)
         @out = out
         @err = err
-        @command = (%w[ractorbench try] + argv).shelljoin
+        @command = Printable.shell_line(%w[ractorbench try] + argv)
         @reps = DEFAULT_REPS
         @timeout = DEFAULT_TIMEOUT
         parser.parse!(argv)
@@ -186,16 +187,27 @@ module Ractorbench
         raise UsageError, "cannot read #{@file}: permission denied" unless File.readable?(@file)
       end
 
+      def file_digest
+        Harness::Try::Target.digest(File.binread(@file))
+      rescue SystemCallError => e
+        raise UsageError, "cannot read #{@file}: #{e.message.sub(/ @ \w+/, "")}"
+      end
+
       def ruby
         @ruby_text ? Rubies::Selection.new.one(@ruby_text) : Rubies::Target.current
       end
 
       # The check of @file: the quick check in a child, then, for ractors,
       # the rounds on its own copy past each problem (@rounds keeps the copy).
+      # @digest: the bytes checked, which every run of the sweep must load.
       def run_check(target)
+        digest = file_digest
         preflight = Ractorbench::Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
         @rounds = Ractorbench::Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
-        @rounds.call(preflight)
+        checked = @rounds.call(preflight)
+        raise UsageError, "#{@file} changed while ractorbench checked it; try again once it is saved" unless file_digest == digest
+        @digest = digest
+        checked
       end
 
       # The problems found, the fixed copy written and what it leaves, then
@@ -247,8 +259,9 @@ module Ractorbench
         counts = @workers || Ractorbench::Advisor::SweepPlan.worker_counts(Measure::Machine.usable_cores)
         items, note = Ractorbench::Advisor::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
         # seconds_per_item lets a model hand out coarse items one at a time.
+        # file_digest: each run measures the file the check saw, or stops the sweep.
         params = {"file" => File.expand_path(@file), "module" => preflight["module"],
-                  "seconds_per_item" => preflight["seconds_per_item"]}
+                  "seconds_per_item" => preflight["seconds_per_item"], "file_digest" => @digest}
         # Serial (the baseline) ignores the worker count: measured once, it is every count's baseline.
         bases, others = models.partition { |m| catalog.model(m).baseline }
         entries = [Plan::Entry.new(workload: "try", models: bases, configs: [[1, items]], params: params),
@@ -259,7 +272,7 @@ module Ractorbench
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
           output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
-          header: {"try" => findings}, record_reps: false, scaling_probe: false, resumable: false,
+          header: {"try" => findings}, record_reps: false, scaling_probe: false,
           sizes: ->(plan) { check_size(plan, catalog, target, items, preflight) },
           # try reports failures itself, after the sweep; on a terminal the
           # progress bar still shows them as they happen.

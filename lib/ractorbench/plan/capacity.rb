@@ -70,11 +70,12 @@ module Ractorbench
         units = spec.workers unless units.is_a?(Integer)
         tasks = TASKS.fetch(family, DEAREST)
         files = FILES.fetch(family, 0)
-        # The most units both limits take: what the line offers instead.
+        # The most units both limits take: what the line offers instead,
+        # with the limit that binds.
         most = []
-        most << (@room - BASE) / tasks if @room && tasks.positive?
-        most << (@files - FILES_BASE) / files if files_known? && files.positive?
-        hint = lower(spec, units, most.min)
+        most << [(@room - BASE) / tasks, "the tasks this machine can spare (#{@room})"] if @room && tasks.positive?
+        most << [(@files - FILES_BASE) / files, "ulimit -n #{@files}"] if files_known? && files.positive?
+        hint = lower(spec, units, *(most.min_by(&:first) || [0, "this machine's limits"]))
         tasks!(spec, units, tasks, family, hint)
         files!(spec, units, files, hint)
       end
@@ -90,8 +91,8 @@ module Ractorbench
       def files!(spec, units, each, hint)
         return if !files_known? || each.zero? || units * each + FILES_BASE <= @files
 
-        raise UsageError, "#{what(spec, units)} holds about #{units * each} pipe ends at once, more than a child may " \
-          "open (#{@files}, the hard limit of ulimit -n); #{hint}"
+        raise UsageError, "#{what(spec, units)} holds about #{units * each} pipe ends at once, besides the " \
+          "#{FILES_BASE} files a Ruby process keeps open: more than a child may open (#{@files}, the hard limit of ulimit -n); #{hint}"
       end
 
       def files_known? = !@files.nil? && @files != Process::RLIM_INFINITY
@@ -102,9 +103,12 @@ module Ractorbench
         "a run of #{name} under #{spec.model} at W=#{spec.workers}#{" (#{units} units)" unless units == spec.workers}"
       end
 
-      # What to change: --workers when W is the count, else the workload's parameters.
-      def lower(spec, units, most)
-        most = [most.to_i, 0].max
+      # What to change: --workers when W is the count, else the workload's
+      # parameters; when not even one fits, the limit (bound) that leaves none.
+      def lower(spec, units, most, bound)
+        if most < 1
+          return "not even one #{(units == spec.workers) ? "worker" : "unit"} fits under #{bound}: raise that limit (in a new shell, or as root)"
+        end
         return "lower --workers: the most this machine takes is W=#{most}" if units == spec.workers
 
         "lower the workload's parameters: the most this machine takes is #{most} units"

@@ -39,6 +39,13 @@ module Ractorbench
         @workloads.fetch(name) { raise UsageError, unknown("workload", name, @workloads.keys) }
       end
 
+      # nil, or why a run of spec would no longer measure what was planned
+      # (its workload's `stale`: try's file changed since the check).
+      def stale(spec)
+        impl = workload(spec.workload).implementation
+        impl.stale(impl.default_params.merge((spec.params || {}).transform_keys(&:to_sym)))
+      end
+
       def model(name)
         @models.fetch(name) { raise UsageError, unknown("model", name, @models.keys) }
       end

@@ -7,9 +7,10 @@ module Ractorbench
   module Plan
     # Parameters a run hands its workload that are not part of what is
     # measured: try's seconds_per_item (the check's time per item, a hint
-    # for models that hand items out). Part of the label, so of every run
-    # id; never in a title.
-    INTERNAL_PARAMS = %w[seconds_per_item].freeze
+    # for models that hand items out) and file_digest (the file's digest
+    # as checked, which each run compares). Part of the label, so of every
+    # run id; never in a title.
+    INTERNAL_PARAMS = %w[seconds_per_item file_digest].freeze
     INTERNAL_PAIR = /(?:\A|,)(?:#{INTERNAL_PARAMS.map { |k| Regexp.escape(k) }.join("|")})=[^,]*/
 
     # What makes runs samples of one measurement: a workload with its

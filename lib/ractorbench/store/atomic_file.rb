@@ -20,7 +20,7 @@ module Ractorbench
         OutputPath.place(temp, path, force: force)
       rescue SystemCallError, IOError => e
         OutputPath.discard(file, temp)
-        raise UsageError, "cannot write #{path}: #{OutputPath.reason(e)}"
+        raise UsageError, "cannot write #{path}: #{OutputPath.reason(e, path)}"
       end
     end
   end

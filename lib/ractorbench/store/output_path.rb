@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "securerandom"
+require "tmpdir"
 require_relative "../errors"
 
 module Ractorbench
@@ -99,8 +100,34 @@ module Ractorbench
       end
 
       # An errno's own words, without Ruby's " @ rb_sysopen - path" tail.
-      def reason(error)
-        error.message.sub(/ @ [\w:]+/, "").sub(/ - .*\z/m, "")
+      # What went wrong, in words, naming the limit or the disk it ran into:
+      # ulimit -f's size for a file too large; for a full disk, the folder
+      # written to, said to be TMPDIR when it is on TMPDIR's disk.
+      def reason(error, path = nil)
+        text = error.message.sub(/ @ [\w:]+/, "").sub(/ - .*\z/m, "")
+        case error
+        when Errno::EFBIG then "#{text}: the file-size limit (ulimit -f) is #{file_size_limit}"
+        when Errno::ENOSPC, Errno::EDQUOT then path ? "#{text} (writing to #{disk(path)})" : text
+        else text
+        end
+      end
+
+      def file_size_limit
+        limit = Process.getrlimit(:FSIZE).first
+        (limit == Process::RLIM_INFINITY) ? "unlimited" : "#{limit} bytes"
+      rescue ArgumentError, NotImplementedError, SystemCallError
+        "unknown"
+      end
+
+      # The folder of path, named as TMPDIR when it is TMPDIR (or on its disk).
+      def disk(path)
+        folder = File.dirname(File.expand_path(path))
+        tmp = Dir.tmpdir
+        return "TMPDIR, #{tmp}" if File.expand_path(tmp) == folder
+
+        (File.stat(folder).dev == File.stat(tmp).dev) ? "#{folder}, on TMPDIR's disk" : folder
+      rescue SystemCallError
+        folder
       end
 
       def kind(stat)

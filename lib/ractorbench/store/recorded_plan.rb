@@ -32,6 +32,7 @@ module Ractorbench
         @targets = targets_of(header["rubies"])
         @matrix = matrix_of(header["plan"])
         checked { names! }
+        current!
         checked { Plan::Size.check!(@matrix.runs, @catalog, timeout: @timeout) }
         checked { Plan::Capacity.check!(@matrix.runs, @catalog, @targets) }
         own_runs!(runs, adaptive: header["reps"].is_a?(String))
@@ -121,6 +122,14 @@ module Ractorbench
 
           problem = workload.validate(workload.default_params.merge(params.transform_keys(&:to_sym)), spec.workers * spec.messages)
           raise UsageError, "workload #{spec.workload}: #{problem}" if problem
+        end
+      end
+
+      # What the plan measures is still there (try: the file as checked).
+      def current!
+        @matrix.runs.uniq { |s| [s.workload, s.params] }.each do |spec|
+          why = @catalog.stale(spec)
+          refuse(why) if why
         end
       end
 

@@ -2,7 +2,6 @@
 
 require "stringio"
 require "tmpdir"
-require_relative "bounded_lines"
 
 module Ractorbench
   module Store
@@ -15,25 +14,34 @@ module Ractorbench
     class ShadowCopy
       CHUNK = 1 << 20
 
-      # source: the results file, read from its start.
+      # source: the results file, read from its start. The temporary file
+      # is written with write(2) alone, no buffer: when its folder (TMPDIR)
+      # fills, nothing is left half-flushed, and the bytes written so far
+      # move to memory, where the copy goes on.
       def initialize(source)
+        @size = 0
         @io = unlinked_file || memory
-        copy(source, @io)
+        loop { append(source.pread(CHUNK, @size)) }
+      rescue EOFError
+        # the whole source is in
       end
 
-      def size = @io.size
+      # size: the bytes held; moved: the error that sent the copy from its
+      # temporary file to memory (nil while it has not).
+      attr_reader :size, :moved
 
       def append(data)
-        @io.seek(0, IO::SEEK_END)
-        @io.write(data)
-      rescue IOError, SystemCallError
+        store(data)
+      rescue IOError, SystemCallError => e
         # No room left where it lives: memory holds it from now on.
-        @io = copy(@io, memory)
-        @io.write(data)
+        @moved ||= e
+        to_memory
+        store(data)
       end
 
       def truncate(size)
         @io.truncate(size)
+        @size = size
       end
 
       # Whether file holds exactly these bytes.
@@ -54,34 +62,67 @@ module Ractorbench
 
       # Writes the whole copy to io.
       def write_to(io)
-        copy(@io, io)
+        each_chunk { |chunk| io.write(chunk) }
+        io.flush
+        io
       end
 
       # The number of lines that start like a run's.
       def runs
         count = 0
-        @io.rewind
-        BoundedLines.each_piece(@io) { |piece, at_start| count += 1 if at_start && piece.start_with?('{"type":"run"') }
+        at_start = true
+        each_chunk do |chunk|
+          chunk.each_line do |line|
+            count += 1 if at_start && line.start_with?('{"type":"run"')
+            at_start = line.end_with?("\n")
+          end
+        end
         count
       end
 
       def close
         @io.close unless @io.closed?
+      rescue IOError, SystemCallError
+        nil
       end
 
       private
+
+      def store(data)
+        if @io.is_a?(StringIO)
+          @io.seek(@size)
+          @io.write(data)
+          return @size += data.bytesize
+        end
+
+        written = 0
+        written += @io.pwrite(data.byteslice(written..), @size + written) while written < data.bytesize
+        @size += written
+      ensure
+        @io.truncate(@size) if !@io.is_a?(StringIO) && $! && !@io.closed?
+      end
+
+      def to_memory
+        copy = memory
+        each_chunk { |chunk| copy.write(chunk) }
+        close
+        @io = copy
+      end
+
+      def each_chunk
+        offset = 0
+        while offset < @size
+          chunk = pread([CHUNK, @size - offset].min, offset)
+          yield chunk
+          offset += chunk.bytesize
+        end
+      end
 
       def pread(length, offset)
         return @io.pread(length, offset) if @io.respond_to?(:pread)
 
         @io.seek(offset)
         @io.read(length)
-      end
-
-      def copy(from, to)
-        from.rewind
-        IO.copy_stream(from, to)
-        to
       end
 
       def unlinked_file

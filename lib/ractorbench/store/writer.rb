@@ -51,14 +51,14 @@ module Ractorbench
         new(path, file)
       rescue SystemCallError, IOError => e
         OutputPath.discard(file, temp)
-        raise UsageError, "cannot write results to #{path}: #{OutputPath.reason(e)}"
+        raise UsageError, "cannot write results to #{path}: #{OutputPath.reason(e, path)}"
       end
 
       # What to say when path is already there, without --force.
       def self.exists_message(path)
         incomplete = Marks.incomplete_header(path) if File.file?(path)
-        incomplete || "#{path} already exists; use #{Printable.command("--resume", path)} to finish it, or another -o " \
-          "(--force replaces it)"
+        incomplete || "#{path} already exists; give another -o (--force replaces it), or finish it if it was stopped: " \
+          "#{Printable.command("ractorbench", "run", "--resume", path)}"
       end
 
       # run --resume PATH: the file locked for this collector alone. Call
@@ -221,11 +221,23 @@ module Ractorbench
           @file.fsync if sync
         rescue SystemCallError, IOError => e
           cut_back(size)
-          raise Failed.new("cannot write to #{@path}: #{OutputPath.reason(e)}; the runs recorded before it are kept in " \
+          raise Failed.new("cannot write to #{@path}: #{OutputPath.reason(e, @path)}; the runs recorded before it are kept in " \
             "#{@path}", path: @path)
         end
         @shadow.append(data)
+        said_in_memory
         @signature = signature(@file.stat)
+      end
+
+      # The copy left a full TMPDIR for memory: said once, naming it.
+      def said_in_memory
+        return if @said_in_memory || !@shadow.moved
+
+        @said_in_memory = true
+        warn("ractorbench: warning: the collector's copy of #{@path} no longer fits in TMPDIR (#{Dir.tmpdir}: " \
+          "#{OutputPath.reason(@shadow.moved)}); it is kept in memory from here on")
+      rescue SystemCallError, IOError
+        nil
       end
 
       def cut_back(size)
@@ -263,7 +275,7 @@ module Ractorbench
         OutputPath.discard(copy, temp) unless copy.equal?(@file)
         rescued = rescue_copy
         where = rescued ? "#{held} are in #{rescued}" : "#{held} could not be written anywhere and are lost"
-        raise Failed.new("#{@path} #{what}, and could not be written back (#{OutputPath.reason(e)}); #{where}", path: rescued)
+        raise Failed.new("#{@path} #{what}, and could not be written back (#{OutputPath.reason(e, @path)}); #{where}", path: rescued)
       end
 
       # What happened to the file, in words.
