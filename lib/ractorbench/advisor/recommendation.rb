@@ -24,9 +24,6 @@ module Ractorbench
       # first (threads are a drop-in; fibers need a scheduler; processes
       # copy every item; ractors need Ractor-safe code).
       EASE = %w[thread fiber process ractor].freeze
-      # Families this close to the best tie even when their intervals part:
-      # a difference too small to choose a model by.
-      CLOSE = 0.05
       # Each family's name in a sentence: its units, forked where it helps.
       FAMILY_NAMES = EASE.to_h { |f| [f, Plural.word(2, f)] }.merge("process" => "forked processes").freeze
 
@@ -59,7 +56,7 @@ module Ractorbench
 
         choices = family_choices
         top = choices.max_by { |c| c.best.speedup }
-        @choice = top && choices.select { |c| c.equal?(top) || tie?(c.best, top.best) }.min_by { |c| ease(c.family) }
+        @choice = top && choices.select { |c| c.equal?(top) || standing(c.best, top.best) == :tie }.min_by { |c| ease(c.family) }
       end
 
       # No verdict (the machine was busy), but what is known regardless: the
@@ -108,7 +105,7 @@ module Ractorbench
           next if faster.empty?
 
           _, best = faster.max_by { |_, p| p.speedup }
-          series, point = faster.select { |_, p| p.equal?(best) || overlaps?(p, best) }.min_by { |_, p| [p.workers, -p.speedup] }
+          series, point = faster.select { |_, p| p.equal?(best) || standing(p, best) == :tie }.min_by { |_, p| [p.workers, -p.speedup] }
           Choice.new(family: family, series: series, point: point, best: best)
         end
       end
@@ -183,15 +180,24 @@ module Ractorbench
         point.verdict != :faster && point.time&.max && point.baseline_time&.min && point.time.max < point.baseline_time.min
       end
 
-      def overlaps?(other, best)
-        if other.low && best.low
-          other.high >= best.low
+      # How one point stands to another, the test every "within the noise"
+      # and "slower" of the recommendation comes from, the same both ways
+      # round: :tie when their 95% intervals overlap each other (with too
+      # few runs for intervals, when each one's runs reach into the other's
+      # range of times), else :slower or :faster; :unknown when either had
+      # fewer than two runs.
+      def standing(point, other)
+        if point.low && other.low
+          apart = point.high < other.low || other.high < point.low
+        elsif [point, other].all? { |p| p.samples.to_i >= 2 }
+          apart = point.time.max < other.time.min || other.time.max < point.time.min
         else
-          other.time.min && best.time.max && other.time.min <= best.time.max
+          return :unknown
         end
-      end
+        return :tie unless apart
 
-      def tie?(other, best) = overlaps?(other, best) || other.speedup >= best.speedup * (1 - CLOSE)
+        (point.speedup < other.speedup) ? :slower : :faster
+      end
 
       def speedup_text(point)
         interval = point.low ? format(" [%.2f, %.2f]", point.low, point.high) : ""
@@ -208,16 +214,17 @@ module Ractorbench
 
       # Other families within the noise of the one chosen: why this one.
       def ties_reason(chosen)
-        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| tie?(c.best, chosen.best) || tie?(chosen.best, c.best) }
+        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| standing(c.best, chosen.best) == :tie }
         return nil if tied.empty?
 
         names = tied.map { |c| "#{c.series.model} #{speedup_text(c.best)} (#{memory(c.best)})" }
-        "#{names.join(", ")} ran within the noise of it or #{(CLOSE * 100).round}%; #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
+        "#{names.join(", ")} ran within the noise of it (#{noise_test(tied.map(&:best) + [chosen.best])}); #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
           "#{(ease(chosen.family) < tied.map { |c| ease(c.family) }.min) ? "are the simpler change" : "ran fastest"} " \
           "(memory: #{chosen.series.model} #{memory(chosen.best)})"
       end
 
-      # Each other family's best, or that it gained nothing.
+      # Each other family's best, or that it gained nothing, and how it
+      # stands to the one chosen.
       def others_reason(chosen)
         others = @panel.series.group_by(&:family).reject { |family, _| family == chosen.family || family.nil? }
         return nil if others.empty?
@@ -226,9 +233,26 @@ module Ractorbench
           series, best = members.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }.max_by { |_, p| p.speedup }
           next "#{FAMILY_NAMES.fetch(family, family)}: no successful run" unless best
 
-          "#{FAMILY_NAMES.fetch(family, family)} #{speedup_text(best)} (#{series.model}, W=#{best.workers}#{", not faster beyond the noise" unless best.verdict == :faster})"
+          "#{FAMILY_NAMES.fetch(family, family)} #{speedup_text(best)} (#{series.model}, W=#{best.workers}" \
+            "#{", not faster beyond the noise" unless best.verdict == :faster}#{against(best, chosen)})"
         end
         "best of the others: #{parts.join("; ")}"
+      end
+
+      # The test #standing made, in words.
+      def noise_test(points) = points.all?(&:low) ? "95% intervals overlap" : "the runs' times overlap"
+
+      # ", 12% slower than processes": how a family's best stands to the
+      # chosen one's, by #standing.
+      def against(best, chosen)
+        mine = chosen.best
+        by = ((1 - best.speedup / mine.speedup).abs * 100).round
+        case standing(best, mine)
+        when :slower then ", #{by}% slower than #{chosen.series.model}"
+        when :faster then ", #{by}% faster than #{chosen.series.model}"
+        when :unknown then ", too few runs to tell it from #{chosen.series.model}"
+        else ", within the noise of #{chosen.series.model}"
+        end
       end
 
       # A family measured both one message per item and batched or split:
@@ -286,7 +310,7 @@ module Ractorbench
         return nil unless point.workers == counts.max && counts.size > 1
 
         previous = series.points.select { |p| p.speedup && p.workers < point.workers }.max_by(&:workers)
-        return nil unless previous && point.speedup > previous.speedup * 1.1 && !overlaps?(previous, point)
+        return nil unless previous && point.speedup > previous.speedup * 1.1 && standing(previous, point) == :slower
 
         cores = @panel.usable_cores
         more = if @cpu_share < WAITS || cores.nil?

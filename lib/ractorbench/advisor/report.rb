@@ -22,6 +22,7 @@ module Ractorbench
     # recommendation.
     class Report
       HEADINGS = ["model", "W", "n", "time ± sd", "speedup", "vs serial", "effic.", "CPU", "memory MB"].freeze
+      CODE_INDENT = "    "
       VERDICTS = {faster: "faster", slower: "slower", same: "~ same", unknown: "? (n<2)"}.freeze
 
       # width: the terminal's columns, for the table.
@@ -48,7 +49,7 @@ module Ractorbench
         parts << profiled.map { |line| wrap(line).join("\n") }.join("\n") unless profiled.empty?
         if @panel && @analysis.digest_check.agree?
           parts << recommendation
-          parts << pattern if pattern
+          parts << [snippet.first, *snippet_lines].join("\n") if snippet
         end
         parts.join("\n\n") + "\n"
       end
@@ -59,18 +60,28 @@ module Ractorbench
       end
 
       # The Ruby that hands the work out as the recommended model did, with
-      # the user's module, worker count and a batch size from its item cost.
-      def pattern
-        return @pattern if defined?(@pattern)
+      # the user's module, worker count and a batch size from its item cost:
+      # [title, code], code as the model declares it (unwrapped), or nil.
+      def snippet
+        return @snippet if defined?(@snippet)
 
         chosen = !Reports::Parts::Verdict.busy?(@analysis) && advice.choice
         text = chosen && @context.patterns[chosen.series.model]
-        @pattern = text && begin
-          code = Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
+        @snippet = text && [
+          "The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
+          Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
             items: @context.items, seconds_per_item: @context.preflight["seconds_per_item"])
-          ["The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
-            *code.lines.map { |l| "    #{l.chomp}" }].join("\n")
-        end
+        ]
+      end
+
+      # The lines of Ruby on the screen, which Console must leave whole: the
+      # fixes' and the snippet's, laid out for the width (Pattern.lay_out).
+      def code_lines = @diagnoses.flat_map { |d| d.code_lines(width: @width) } + snippet_lines
+
+      def snippet_lines
+        return [] unless snippet
+
+        Pattern.lay_out(snippet.last, @width - CODE_INDENT.length).map { |line| "#{CODE_INDENT}#{line}" }
       end
 
       def recommendation

@@ -177,7 +177,10 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         terminal = terminal(@out)
-        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
+        unless diagnoses.empty?
+          text = diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n")
+          @out.puts(terminal.present(text, keep: diagnoses.flat_map { |d| d.code_lines(width: terminal.width) }))
+        end
         models = diagnoses.map(&:subject)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
@@ -227,7 +230,7 @@ module Ractorbench
         analysis = @analysis = finish.analysis
         refuse_disagreement(analysis, preflight, path)
         report = screen(analysis, note)
-        @out.write(terminal(@out).present(report.to_s))
+        @out.write(shown(report))
         (report.complete? && excluded.empty?) ? 0 : 1
       end
 
@@ -236,9 +239,12 @@ module Ractorbench
       # What try prints at its end, from its results file alone: `report
       # FILE` (the summary) of a try's file prints it again, this command
       # rebuilt from the command line the file records.
-      def ending(analysis) = terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
+      def ending(analysis) = shown(screen(analysis, recorded_items_note(analysis)))
 
       private
+
+      # The screen for this terminal: its prose wrapped, its code whole.
+      def shown(report) = terminal(@out).present(report.to_s, keep: report.code_lines)
 
       def screen(analysis, items_note)
         Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: terminal(@out).width)

@@ -190,6 +190,6 @@ module Ractorbench
       end
     end
 
-    register("html", Html, extension: "html", browser: true)
+    register("html", Html, extension: "html", browser: true, try: true)
   end
 end
