@@ -30,6 +30,13 @@ class TryBadInputTest < Minitest::Test
     assert_refused(try("test/fixtures/try/nope.rb"), %r{cannot read test/fixtures/try/nope\.rb: no such file})
   end
 
+  # Nothing silently dropped: a second Ruby is refused, with the way to
+  # compare two.
+  def test_a_second_ruby_is_refused_in_one_line
+    result = try("examples/json_parse.rb", "--ruby", "ruby", "--ruby", RbConfig.ruby)
+    assert_refused(result, /try takes one --ruby \(got "ruby" and ".*"\): try each Ruby with its own -o, then `ractorbench compare A\.jsonl B\.jsonl`/)
+  end
+
   def test_syntax_error
     path = File.join(@dir, "broken.rb")
     File.write(path, "module Broken\n  def self.work(item)\n    item +\n  end\n")

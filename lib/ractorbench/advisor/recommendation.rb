@@ -50,6 +50,10 @@ module Ractorbench
         format_lines(body)
       end
 
+      # Some model had a successful run to compare with serial: the lines
+      # answer (a model, stay serial, or what it takes to tell).
+      def answers? = !measured_points.empty?
+
       # The family, shape and worker count recommended, or nil.
       def choice
         return @choice if defined?(@choice)
@@ -140,8 +144,7 @@ module Ractorbench
       # the runs cannot tell yet.
       def no_winner
         points = measured_points
-        unsure = points.select { |_, p| p.verdict == :unknown || every_run_faster?(p) }
-        return too_few(unsure) unless unsure.empty? && !points.empty?
+        return too_few(unsure_points) unless stay_serial?
 
         series, best = points.max_by { |_, p| p.speedup }
         reasons = []
@@ -154,6 +157,11 @@ module Ractorbench
         ["stay serial: no model ran this work faster than serial beyond the noise (best: #{series.model} " \
           "#{speedup_text(best)} with #{best.workers} worker#{"s" unless best.workers == 1}, n=#{best.samples})", *reasons.compact]
       end
+
+      # Every point had runs enough to tell, and none beat serial in every run.
+      def stay_serial? = choice.nil? && unsure_points.empty? && !measured_points.empty?
+
+      def unsure_points = measured_points.select { |_, p| p.verdict == :unknown || every_run_faster?(p) }
 
       def too_few(unsure)
         series, point = unsure.max_by { |_, p| p.speedup.to_f }

@@ -94,7 +94,10 @@ module Ractorbench
         (warning ? lines + ["  - caution: #{warning.message}"] : lines).join("\n")
       end
 
-      def complete? = @analysis.failed.zero? && @analysis.digest_check.agree?
+      # The screen ends with try's answer: a model, stay serial, or why the
+      # runs cannot tell yet (too few, a busy machine). Models the check
+      # ruled out and runs that failed are part of it.
+      def answered? = !!@panel && @analysis.digest_check.agree? && advice.answers?
 
       # No recommendation when most runs were disturbed by other programs
       # (Analysis::Disturbed): their figures measure the machine's other

@@ -138,8 +138,9 @@ module Ractorbench
 
       private
 
-      EXIT_CODES = [[0, "done: every model ran the work and agreed"],
-        [1, "a model could not run the work, or runs failed (the report says which and why)"],
+      EXIT_CODES = [[0, "the answer: a model to use, stay serial, or what it takes to tell (more runs, a quieter machine); " \
+        "a model the check ruled out and runs that failed are part of it"],
+        [1, "no answer: no model had a successful run to compare with serial; with --check, a model cannot run the work"],
         [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
 
       def parser
@@ -153,7 +154,13 @@ module Ractorbench
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit', " \
-            "or one `ractorbench rubies` finds: --ruby 4.0") { |r| @ruby_text = r }
+            "or one `ractorbench rubies` finds: --ruby 4.0 (one Ruby a try: try each, then `ractorbench compare` the two files)") do |r|
+            if @ruby_text
+              raise UsageError, "try takes one --ruby (got #{@ruby_text.inspect} and #{r.inspect}): try each Ruby with its own -o, " \
+                "then `ractorbench compare A.jsonl B.jsonl` says which is faster with which model"
+            end
+            @ruby_text = r
+          end
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
@@ -231,7 +238,7 @@ module Ractorbench
         refuse_disagreement(analysis, preflight, path)
         report = screen(analysis, note)
         @out.write(shown(report))
-        (report.complete? && excluded.empty?) ? 0 : 1
+        report.answered? ? 0 : 1
       end
 
       public
