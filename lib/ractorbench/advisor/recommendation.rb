@@ -5,6 +5,7 @@ require_relative "../analysis/sweep"
 require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
+require_relative "lasting_state"
 require_relative "../plural"
 
 module Ractorbench
@@ -129,7 +130,8 @@ module Ractorbench
         head = "use #{Recommendation.shape_name(chosen.family, series.shape)} (#{series.model}): #{speedup_text(point)} " \
           "faster than serial with #{point.workers} worker#{"s" unless point.workers == 1}" +
           (point.efficiency ? format(" (%.0f%% parallel efficiency)", point.efficiency * 100) : "")
-        reasons = [fewer_workers_reason(chosen), ties_reason(chosen), others_reason(chosen)]
+        reasons = [LastingState.reason(@preflight, chosen.family), fewer_workers_reason(chosen), ties_reason(chosen),
+          others_reason(chosen)]
         reasons.concat(messages_reasons)
         reasons << workers_reason(series, point)
         reasons << more_workers_reason(chosen)

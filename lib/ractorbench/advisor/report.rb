@@ -12,6 +12,7 @@ require_relative "../analysis/disturbed"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
+require_relative "lasting_state"
 require_relative "load_race"
 require_relative "../reports/parts/profile_tables"
 
@@ -123,9 +124,10 @@ module Ractorbench
 
       def header
         c = @context
+        state = LastingState.line(c.preflight)
         ["ractorbench try #{c.file}: #{c.preflight["module"]}.work on #{c.items} items (#{c.items_note})",
           "#{c.ruby_description}; #{c.usable_cores} usable cores; #{c.reps} run#{"s" unless c.reps == 1} per point, " \
-          "each in a fresh process; results in #{c.path}"].join("\n")
+          "each in a fresh process; results in #{c.path}", *(state && "  #{state}")].join("\n")
       end
 
       # One group of rows per model, laid out for the terminal (width).

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "digest"
 require "shellwords"
 require "stringio"
 require "time"
@@ -23,6 +24,7 @@ require_relative "../advisor/report"
 require_relative "../advisor/outcome"
 require_relative "../advisor/examples"
 require_relative "../advisor/paths"
+require_relative "../advisor/lasting_state"
 
 require_relative "../measure/quiet_wait"
 require_relative "../profile/request"
@@ -193,6 +195,8 @@ module Ractorbench
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
         @out.puts terminal.present((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
         @out.puts terminal.present("  checked: #{checked(preflight)}")
+        state = Ractorbench::Advisor::LastingState.line(preflight)
+        @out.puts terminal.present("  #{state}") if state
         diagnoses.empty? ? 0 : 1
       end
 
@@ -221,7 +225,9 @@ module Ractorbench
           Plan::Entry.new(workload: "try", models: others, configs: counts.map { |w| [w, items / w] }, params: params)]
         path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
-        findings = {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
+        # The file's digest tells `compare` whether the work itself changed between two tries.
+        findings = {"file" => File.expand_path(@file), "file_digest" => Digest::SHA256.file(@file).hexdigest,
+                    "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
           output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
