@@ -6,6 +6,7 @@ require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
 require_relative "lasting_state"
+require_relative "fiber_wait"
 require_relative "../plural"
 
 module Ractorbench
@@ -69,7 +70,7 @@ module Ractorbench
       def inconclusive(why)
         body = ["inconclusive: #{why}"]
         body << failures_reason if @failures.first.positive?
-        format_lines(body + excluded_reasons)
+        format_lines(body + [*fibers_reason] + excluded_reasons)
       end
 
       def format_lines(body)
@@ -136,6 +137,7 @@ module Ractorbench
         reasons << workers_reason(series, point)
         reasons << more_workers_reason(chosen)
         reasons << threads_reason
+        reasons << fibers_reason
         reasons << amdahl_reason(series)
         reasons.concat(excluded_reasons)
         [head, *reasons.compact]
@@ -155,6 +157,7 @@ module Ractorbench
             "ractor and its result back costs about as much; give each item more work (a batch of inputs)"
         end
         reasons << threads_reason
+        reasons << fibers_reason
         reasons.concat(excluded_reasons)
         ["stay serial: no model ran this work faster than serial beyond the noise (best: #{series.model} " \
           "#{speedup_text(best)} with #{best.workers} worker#{"s" unless best.workers == 1}, n=#{best.samples})", *reasons.compact]
@@ -174,7 +177,7 @@ module Ractorbench
         else
           "too few runs to tell: no model had a successful run to compare with serial"
         end
-        [head, "run again with #{reps_advice}", *excluded_reasons]
+        [head, "run again with #{reps_advice}", *fibers_reason, *excluded_reasons]
       end
 
       # One comparison per point with serial, as the table shows them.
@@ -349,6 +352,14 @@ module Ractorbench
         elsif best.verdict == :faster && @cpu_share < WAITS
           "threads help because a thread that waits releases the GVL to the others"
         end
+      end
+
+      # Fibers swept, and the check saw this Ruby's scheduler block on the
+      # wait in work: the cause, named.
+      def fibers_reason
+        return nil unless @panel.series.any? { |s| s.family == "fiber" }
+
+        FiberWait.reason(@preflight, waits: WAITS)
       end
 
       def amdahl_reason(series)

@@ -13,6 +13,7 @@ require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
 require_relative "lasting_state"
+require_relative "fiber_wait"
 require_relative "load_race"
 require_relative "../reports/parts/profile_tables"
 
@@ -44,7 +45,7 @@ module Ractorbench
           parts << Reports::Parts::SweepPlot.new(@panel).to_s
         end
         parts << verdict
-        spread = WorkerSpread.new(@analysis.runs).lines
+        spread = WorkerSpread.new(@analysis.runs, blocked: blocked_fibers).lines
         parts << spread.join("\n") unless spread.empty?
         profiled = Reports::Parts::ProfileTables.compact(Profile::Findings.of(@analysis), label: ->(r) { "W=#{r["workers"]}" })
         parts << profiled.map { |line| wrap(line).join("\n") }.join("\n") unless profiled.empty?
@@ -83,6 +84,15 @@ module Ractorbench
         return [] unless snippet
 
         Pattern.lay_out(snippet.last, @width - CODE_INDENT.length).map { |line| "#{CODE_INDENT}#{line}" }
+      end
+
+      # Fiber models, when the check saw this Ruby's scheduler block on
+      # work's wait: {model => the cause}.
+      def blocked_fibers
+        return {} unless FiberWait.blocked?(@context.preflight, waits: Recommendation::WAITS)
+
+        cause = FiberWait.cause(@context.preflight)
+        Array(@panel&.series).select { |s| s.family == "fiber" }.to_h { |s| [s.model, cause] }
       end
 
       def recommendation

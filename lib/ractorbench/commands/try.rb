@@ -25,6 +25,7 @@ require_relative "../advisor/outcome"
 require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 require_relative "../advisor/lasting_state"
+require_relative "../advisor/fiber_wait"
 
 require_relative "../measure/quiet_wait"
 require_relative "../profile/request"
@@ -197,6 +198,10 @@ module Ractorbench
         @out.puts terminal.present("  checked: #{checked(preflight)}")
         state = Ractorbench::Advisor::LastingState.line(preflight)
         @out.puts terminal.present("  #{state}") if state
+        waits = Ractorbench::Advisor::Recommendation::WAITS
+        if Ractorbench::Advisor::FiberWait.blocked?(preflight, waits: waits)
+          @out.puts terminal.present("  fibers: #{Ractorbench::Advisor::FiberWait.cause(preflight)}")
+        end
         diagnoses.empty? ? 0 : 1
       end
 
