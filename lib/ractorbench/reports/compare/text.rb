@@ -64,9 +64,10 @@ module Ractorbench
         # The test's figures, or why there is none.
         def test(r, judged)
           n = "n #{r.test.n1}+#{r.test.n2}"
-          return "#{Cells.disturbed(r).delete_prefix("inconclusive").delete_prefix(": ")}: not tested; #{n}".delete_prefix(": ") unless judged
+          return "p #{Cells.p(r.test.p)}, Holm p #{Cells.p(r.p_holm)}, #{n}" if judged
 
-          "p #{Cells.p(r.test.p)}, Holm p #{Cells.p(r.p_holm)}, #{n}"
+          counts = Cells.disturbed_counts(r)
+          "#{counts ? "#{counts} disturbed" : "most runs of a side disturbed"}: not tested; #{n}"
         end
       end
 
