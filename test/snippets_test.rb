@@ -133,16 +133,24 @@ class SnippetsTest < Minitest::Test
     code && CGI.unescapeHTML(code)
   end
 
-  def rubies = [RbConfig.ruby, *Dir["/opt/rubies/*/bin/ruby"]]
+  # This Ruby, the installed ones and the machine's own (Debian's 3.1), each once.
+  def rubies
+    [RbConfig.ruby, *Dir["/opt/rubies/*/bin/ruby"], "/usr/bin/ruby"].select { |r| File.executable?(r) }.uniq { |r| File.realpath(r) }
+  end
 
   # As a user's shell has it: without this bundle's settings.
   def env = Ractorbench::Measure::ChildEnvironment.base
 
-  # The parallel gem (pure Ruby) where this Ruby has it: the installed
-  # Rubies may lack it, and every Ruby must run the processes' snippets.
+  # The parallel gem (pure Ruby) from whichever Ruby here has it installed:
+  # the others may lack it, and every Ruby must run the processes' snippets.
   def gem_paths
-    ["-I", Gem::Specification.find_by_name("parallel").full_require_paths.first]
-  rescue Gem::MissingSpecError
-    flunk("the parallel gem is missing: gem install parallel")
+    @gem_paths ||= begin
+      found = rubies.lazy.filter_map do |ruby|
+        out, _, status = Open3.capture3(env, ruby, "-e", 'print Gem::Specification.find_by_name("parallel").full_require_paths.first',
+          unsetenv_others: true)
+        out if status.success? && !out.empty?
+      end.first
+      found ? ["-I", found] : flunk("the parallel gem is missing: gem install parallel")
+    end
   end
 end
