@@ -26,6 +26,7 @@ require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 require_relative "../advisor/lasting_state"
 require_relative "../advisor/fiber_wait"
+require_relative "../advisor/rubies_compared"
 
 require_relative "../measure/quiet_wait"
 require_relative "../profile/request"
@@ -125,6 +126,8 @@ module Ractorbench
       attr_reader :results_path, :analysis
 
       def call
+        return each_ruby if @ruby_texts.to_a.size > 1
+
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
@@ -139,7 +142,46 @@ module Ractorbench
         sweep(target, preflight, diagnoses)
       end
 
+      protected
+
+      # This try on one of its Rubies, into its own results file.
+      def only(ruby_text, output)
+        @ruby_text = ruby_text
+        @ruby_texts = nil
+        @output = output
+        self
+      end
+
       private
+
+      # --ruby A --ruby B ...: the same try on each Ruby, each with a results
+      # file named after it, then each model on each Ruby against the first.
+      def each_ruby
+        if @output
+          raise UsageError, "-o names one results file, and each --ruby's try writes its own (named after its Ruby): " \
+            "leave -o out, or try one Ruby at a time"
+        end
+        name = File.basename(@file, ".*")
+        tries = @ruby_texts.map.with_index do |text, i|
+          @out.puts if i.positive?
+          say("On --ruby #{text}:")
+          one = dup.only(text, Collection.default_path("ractorbench-try-#{name}-#{slug(text)}"))
+          [one.call, one]
+        end
+        return tries.map(&:first).max if @check
+
+        paths = tries.map { |_, one| one.results_path }
+        @out.puts
+        compared = Ractorbench::Advisor::RubiesCompared.new(paths)
+        @out.write(terminal(@out).present(compared.to_s, keep: compared.code_lines))
+        tries.map(&:first).max
+      end
+
+      # A --ruby as part of a file name: "4.0", "ruby_--yjit".
+      def slug(text)
+        slug = text.gsub(/[^\w.]+/, "_")
+        slug[-24..] || slug
+      end
 
       EXIT_CODES = [[0, "the answer: a model to use, stay serial, or what it takes to tell (more runs, a quieter machine); " \
         "a model the check ruled out and runs that failed are part of it"],
@@ -157,11 +199,8 @@ module Ractorbench
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit', " \
-            "or one `ractorbench rubies` finds: --ruby 4.0 (one Ruby a try: try each, then `ractorbench compare` the two files)") do |r|
-            if @ruby_text
-              raise UsageError, "try takes one --ruby (got #{@ruby_text.inspect} and #{r.inspect}): try each Ruby with its own -o, " \
-                "then `ractorbench compare A.jsonl B.jsonl` says which is faster with which model"
-            end
+            "or one `ractorbench rubies` finds: --ruby 4.0; twice or more: a try on each, each model compared") do |r|
+            (@ruby_texts ||= []) << r
             @ruby_text = r
           end
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
