@@ -48,6 +48,9 @@ class APITest < Minitest::Test
       assert_operator s.speedup, :>, 0
       assert_equal counted_runs(api.path, model: s.model, workers: s.workers), s.samples
       assert_nil s.low, "2 runs: no bootstrap interval"
+      refute s.interval?, "and the predicate says so before anything reads it"
+      assert_nil s.interval
+      assert_match(/\A\d+\.\d\d× \(n=2: no interval under 6 runs\)\z/, s.to_s)
     end
     refute_empty api.recommendation
     # On a busy machine the verdict is withheld, and says so.
@@ -77,6 +80,14 @@ class APITest < Minitest::Test
     assert_equal [:try, api.path, nil, nil], [read.kind, read.path, read.exit_code, read.ok?]
     assert_equal api.recommendation, read.recommendation
     assert_equal api.speedups, read.speedups
+  end
+
+  # From 6 runs a speedup has its interval, and says so the same way.
+  def test_a_recorded_speedup_of_six_runs_has_its_interval
+    best = Ractorbench.read(File.join(ROOT, "examples", "results", "try_slow_service.jsonl")).speedups.max_by(&:speedup)
+    assert best.interval?
+    assert_equal [best.low, best.high], best.interval
+    assert_match(/\A\d\.\d\d× \[\d\.\d\d, \d\.\d\d\] \(n=6\)\z/, best.to_s)
   end
 
   def test_bad_input_raises_the_clis_message

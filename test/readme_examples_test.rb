@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
+require "fileutils"
+require "tmpdir"
 require_relative "../tasks/readme_examples"
 
 # Every example of the README and of docs/*.md is what its command prints
@@ -12,6 +14,27 @@ class ReadmeExamplesTest < Minitest::Test
     assert_operator examples.count { |e| e.file == ReadmeExamples::README }, :>=, 3, "the README's examples carry their commands"
     stale = examples.reject { |e| ReadmeExamples.expected(e) == e.body }.map(&:to_s)
     assert_empty stale, "examples out of date: run `bundle exec rake readme` and review the diff"
+  end
+
+  # The README's Ruby example, byte for byte, run as it says: saved as
+  # try_it.rb beside examples/ and run with `bundle exec ruby` (this test's
+  # bundle). It prints the recommendation, the best speedup with its n,
+  # and a results file that exists.
+  def test_the_from_ruby_example_runs_as_written
+    code = File.read(ReadmeExamples::README)[/^### From Ruby\n.*?^```ruby\n(.*?)^```\n/m, 1]
+    refute_nil code, "the README's From Ruby section has a Ruby block"
+    assert_includes File.read(ReadmeExamples::README), "run with `bundle exec ruby try_it.rb`"
+    Dir.mktmpdir do |dir|
+      FileUtils.mkdir_p(File.join(dir, "examples"))
+      FileUtils.cp(File.join(ROOT, "examples", "slow_service.rb"), File.join(dir, "examples"))
+      File.write(File.join(dir, "try_it.rb"), code)
+      out, err, status = Open3.capture3(RbConfig.ruby, "try_it.rb", chdir: dir)
+      assert status.success?, err
+      lines = out.lines.map(&:chomp)
+      assert_match(/\ARecommendation: /, lines.first)
+      assert(lines.any? { |l| l.match?(/\A\d+\.\d\d× \(n=3: no interval under 6 runs\)\z/) }, out)
+      assert File.exist?(File.join(dir, lines.last)), "the results file: #{lines.last}"
+    end
   end
 
   # Files an example reads ship in the gem (examples/), so they work after `gem install` too.

@@ -62,4 +62,24 @@ class TourTest < Minitest::Test
     again = ractorbench("report", out, "--format", "summary", env: {"COLUMNS" => "200"})
     assert_equal result.out, again.out, "report --format summary of the tour's file is what the tour printed at its end"
   end
+
+  # Every line of the tour fits COLUMNS (80 here, as it ran; 100 as its file
+  # prints it again, the same ending), and it ends with what it means for
+  # the reader's own code and the command to try theirs.
+  def test_every_line_fits_and_the_tour_closes_with_what_it_means_for_your_code
+    out = File.join(@dir, "tour.jsonl")
+    result = ractorbench("--reps", "1", "-o", out, env: {"COLUMNS" => "80"})
+    assert_includes [0, 1], result.code, result.err
+    screens = {80 => result.out + result.err, 100 => ractorbench("report", out, env: {"COLUMNS" => "100"}).out}
+    screens.each do |width, text|
+      wide = text.lines.map(&:chomp).select { |l| l.length > width }
+      assert_empty wide, "lines wider than #{width} columns"
+      closing = text.gsub(/\n  (?! )/, " ")[/^What this means for your code: .*/]
+      refute_nil closing, "the closing paragraph at #{width}:\n#{text}"
+      assert_match(/CPU-bound pure Ruby \(.*\) ran fastest (with|serially)/, closing)
+      assert_match(/allocation-heavy work \(alloc\) ran fastest/, closing)
+      assert_match(/Work that waits \(IO, a service\) was not measured here/, closing)
+      assert_match(/^    ractorbench try my_work\.rb$/, text, "the command on a line of its own")
+    end
+  end
 end

@@ -30,6 +30,12 @@ class TryBadInputTest < Minitest::Test
     assert_refused(try("test/fixtures/try/nope.rb"), %r{cannot read test/fixtures/try/nope\.rb: no such file})
   end
 
+  # Two Rubies write two results files: one -o cannot name them.
+  def test_one_output_for_two_rubies_is_refused_in_one_line
+    result = try("examples/json_parse.rb", "--ruby", "ruby", "--ruby", RbConfig.ruby)
+    assert_refused(result, /-o names one results file, and each --ruby's try writes its own \(named after its Ruby\): leave -o out/)
+  end
+
   def test_syntax_error
     path = File.join(@dir, "broken.rb")
     File.write(path, "module Broken\n  def self.work(item)\n    item +\n  end\n")

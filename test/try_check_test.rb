@@ -177,7 +177,7 @@ class TryCheckTest < Minitest::Test
   def test_the_sweep_lists_the_failures_of_every_model
     result = ractorbench("try", "test/fixtures/try/late_scanner.rb", "--workers", "1,2", "--reps", "2", "--items", "24",
       "--models", "threads,processes,ractors", "-o", File.join(@dir, "late.jsonl"), chdir: ROOT)
-    assert_equal 1, result.code, result.out + result.err
+    assert_equal 0, result.code, "the failures are part of the answer: #{result.out}#{result.err}"
     out = result.out.gsub(/\n {6}(?! )/, " ")
     assert_match(/^INCOMPLETE: 6 of 14 runs failed/, out)
     assert_match(/^  ractors: 4 of 4 failed; W=\d rep \d: raised Ractor::IsolationError: .*LateScanner::SCANNER/, out)
@@ -190,7 +190,7 @@ class TryCheckTest < Minitest::Test
     FileUtils.cp(fixture("try/hang_once.rb"), @dir)
     result = ractorbench("try", File.join(@dir, "hang_once.rb"), "--workers", "1,2", "--reps", "2", "--items", "8",
       "--models", "threads,processes", "--timeout", "5", "-o", File.join(@dir, "hang.jsonl"), chdir: ROOT)
-    assert_equal 1, result.code, result.out + result.err
+    assert_equal 0, result.code, "a run that timed out is part of the answer: #{result.out}#{result.err}"
     assert File.exist?(File.join(@dir, "hung-once")), "one run reached the hang"
     out = result.out.gsub(/\n {4,6}(?! )/, " ")
     assert_match(/^INCOMPLETE: 1 of 10 runs failed/, out)

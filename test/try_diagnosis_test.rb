@@ -88,7 +88,7 @@ class TryDiagnosisTest < Minitest::Test
     Dir.mktmpdir do |dir|
       result = ractorbench("try", "test/fixtures/try/late_global.rb", "--workers", "1,2", "--reps", "1", "--items", "24",
         "-o", File.join(dir, "late.jsonl"), chdir: ROOT)
-      assert_equal 1, result.code, result.out + result.err
+      assert_equal 0, result.code, "failed runs are part of the answer: #{result.out}#{result.err}"
       out = unwrapped(result.out)
       assert_match(/what:  global variable \$offset/, out)
       assert_match(%r{where: test/fixtures/try/late_global\.rb:10   \(item > 20\)}, out)

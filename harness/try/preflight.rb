@@ -20,6 +20,8 @@ require_relative "result_digest"
 require_relative "marshal_check"
 require_relative "ractor_check"
 require_relative "first_touch"
+require_relative "lasting_state"
+require_relative "fiber_probe"
 
 module Ractorbench
   module Harness
@@ -50,14 +52,19 @@ module Ractorbench
 
           target = stage("load") { Target.load(@file, @module) }
           items = stage("items") { Target.items(target, @sample) }
+          state = LastingState.new(target, @file)
+          before = state.snapshot
           timing = stage("work") { time_work(target, items) }
           results = timing.delete(:results)
           stage("repeat") { check_repeatable(target, items.first, results.first) }
+          lasting = stage("state") { state.changes(before) }
+          fibers = stage("fibers") { FiberProbe.call(target, items) } if timing["seconds_per_item"] <= @budget
           marshal = stage("marshal") { MarshalCheck.call(results) }
           finish(timing.merge(
             "status" => "ok", "file" => @file, "module" => OwnCode.name_of(target), "work_location" => location(target.method(:work)),
             "items_location" => target.respond_to?(:items) ? location(target.method(:items)) : nil,
             "marshal" => marshal, "result_bytes" => (result_bytes(results) unless marshal), **first_touch_facts(touched),
+            "lasting_state" => (lasting unless lasting.empty?), "fiber_probe" => fibers,
             "ractor_available" => RactorCompat.available?, "fork_available" => Process.respond_to?(:fork),
             "shareable_proc" => RactorCompat.available? && ::Ractor.respond_to?(:shareable_proc)
           ))

@@ -54,10 +54,11 @@ module Ractorbench
 
     # Prose for this terminal: lines wrapped to its width, verdict words
     # coloured. Text holding a table is laid out by whoever made it, for
-    # #width, and only painted. Prose quotes the user's file, module and
-    # messages: their control characters are shown escaped, before our
-    # own colours go in, never obeyed by the terminal.
-    def present(text) = paint(Console.wrap(Printable.terminal(text), known_width))
+    # #width, and only painted; so are the lines in keep (code to paste,
+    # which wrapping would break). Prose quotes the user's file, module and
+    # messages: their control characters are shown escaped, before our own
+    # colours go in, never obeyed by the terminal.
+    def present(text, keep: []) = paint(Console.wrap(Printable.terminal(text), known_width, keep: keep))
 
     def paint(text)
       return text unless color?
@@ -73,14 +74,14 @@ module Ractorbench
     # Every line longer than width (nil: none) broken at spaces. The pieces
     # hang under the text after a short label ("WARNING: ", "  fix:   ") or
     # a bullet ("  - "), else under the line's indent plus two. Rows of a
-    # drawn table (starting with | or +) are left alone, and a word longer
-    # than the width stands on its own line.
-    def self.wrap(text, width)
+    # drawn table (starting with | or +) and the lines in keep are left
+    # alone, and a word longer than the width stands on its own line.
+    def self.wrap(text, width, keep: [])
       return text unless width
 
       text.each_line.map do |line|
         body = line.chomp
-        next line if visible_length(body) <= width || body.match?(/\A\s*[|+]/)
+        next line if visible_length(body) <= width || body.match?(/\A\s*[|+]/) || keep.include?(body)
 
         wrap_line(body, width).join("\n") + (line.end_with?("\n") ? "\n" : "")
       end.join

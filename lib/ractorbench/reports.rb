@@ -24,8 +24,10 @@ module Ractorbench
     #   escapes every name itself, so the terminal escaping is not applied;
     # - closing: what `run`, the tour and `try` end with: `report` of their
     #   file shows that ending again;
+    # - try: opens a file `try` wrote with what try concluded
+    #   (`render(x, try_outcome:)`);
     # - default: the format used when none is asked for.
-    Format = Struct.new(:name, :renderer, :extension, :terminal, :width, :wrap, :colour, :browser, :closing, :default,
+    Format = Struct.new(:name, :renderer, :extension, :terminal, :width, :wrap, :colour, :browser, :closing, :try, :default,
       keyword_init: true) do
       def render(...) = renderer.render(...)
 

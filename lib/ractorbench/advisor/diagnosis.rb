@@ -57,6 +57,13 @@ module Ractorbench
         out
       end
 
+      # The fix's code among #lines: Ruby to paste, which a terminal must
+      # not wrap.
+      def code_lines(width: WIDTH)
+        @width = width
+        @fix ? @fix.last.map { |code| code_line(code) } : []
+      end
+
       # "a Hash", "an Array".
       def self.a(name) = Finding.a(name)
 

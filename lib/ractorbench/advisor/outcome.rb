@@ -60,6 +60,10 @@ module Ractorbench
         Report.new(context: context, analysis: @analysis, panel: panel, diagnoses: diagnoses, excluded: excluded, width: width)
       end
 
+      # The recommended model's code with the user's names, [title, code]
+      # (Report#snippet), or nil.
+      def snippet = (recommendation.empty? ? nil : report.snippet)
+
       # The recommendation, one line per point (unwrapped, with no "- "),
       # or [] when there is no sweep to judge (nothing ran, or the models
       # disagreed).

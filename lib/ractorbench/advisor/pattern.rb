@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../../harness/ractorbench/harness/batch_pace"
+require_relative "../console"
 
 module Ractorbench
   module Advisor
@@ -15,6 +16,35 @@ module Ractorbench
       def render(text, module_name:, workers:, items:, seconds_per_item:)
         text.gsub("WORK(", "#{module_name}.work(").gsub("ITEMS", "items").gsub("WORKERS", workers.to_s)
           .gsub("BATCH", batch(items, workers, seconds_per_item).to_s)
+      end
+
+      # A comment after code follows it by two spaces (as standardrb writes
+      # it); no pattern has "  # " inside a string.
+      TRAILING_COMMENT = /  # /
+
+      # code laid out in width columns as Ruby, never as prose: a trailing
+      # comment that does not fit goes on its own line above its code, a
+      # comment line is wrapped as comment lines, and a code line wider than
+      # width stays whole (a terminal wraps it on the screen; a copy still
+      # pastes one line).
+      def lay_out(code, width)
+        code.lines.map(&:chomp).flat_map do |line|
+          indent = line[/\A */]
+          statement, comment = line.split(TRAILING_COMMENT, 2)
+          if line.length <= width
+            [line]
+          elsif line.lstrip.start_with?("#")
+            comment_lines(indent, line.lstrip.delete_prefix("#").strip, width)
+          elsif comment && !statement.strip.empty?
+            [*comment_lines(indent, comment.strip, width), statement.rstrip]
+          else
+            [line]
+          end
+        end
+      end
+
+      def comment_lines(indent, text, width)
+        Console.fill(text, width - indent.length - 2).map { |words| "#{indent}# #{words}" }
       end
 
       # About BatchPace::BATCH_SECONDS of work, and enough batches that every

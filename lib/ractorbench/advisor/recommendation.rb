@@ -5,6 +5,8 @@ require_relative "../analysis/sweep"
 require_relative "../analysis/reps_advice"
 require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
+require_relative "lasting_state"
+require_relative "fiber_wait"
 require_relative "../plural"
 
 module Ractorbench
@@ -24,9 +26,6 @@ module Ractorbench
       # first (threads are a drop-in; fibers need a scheduler; processes
       # copy every item; ractors need Ractor-safe code).
       EASE = %w[thread fiber process ractor].freeze
-      # Families this close to the best tie even when their intervals part:
-      # a difference too small to choose a model by.
-      CLOSE = 0.05
       # Each family's name in a sentence: its units, forked where it helps.
       FAMILY_NAMES = EASE.to_h { |f| [f, Plural.word(2, f)] }.merge("process" => "forked processes").freeze
 
@@ -53,13 +52,17 @@ module Ractorbench
         format_lines(body)
       end
 
+      # Some model had a successful run to compare with serial: the lines
+      # answer (a model, stay serial, or what it takes to tell).
+      def answers? = !measured_points.empty?
+
       # The family, shape and worker count recommended, or nil.
       def choice
         return @choice if defined?(@choice)
 
         choices = family_choices
         top = choices.max_by { |c| c.best.speedup }
-        @choice = top && choices.select { |c| c.equal?(top) || tie?(c.best, top.best) }.min_by { |c| ease(c.family) }
+        @choice = top && choices.select { |c| c.equal?(top) || standing(c.best, top.best) == :tie }.min_by { |c| ease(c.family) }
       end
 
       # No verdict (the machine was busy), but what is known regardless: the
@@ -67,7 +70,7 @@ module Ractorbench
       def inconclusive(why)
         body = ["inconclusive: #{why}"]
         body << failures_reason if @failures.first.positive?
-        format_lines(body + excluded_reasons)
+        format_lines(body + [*fibers_reason] + excluded_reasons)
       end
 
       def format_lines(body)
@@ -108,7 +111,7 @@ module Ractorbench
           next if faster.empty?
 
           _, best = faster.max_by { |_, p| p.speedup }
-          series, point = faster.select { |_, p| p.equal?(best) || overlaps?(p, best) }.min_by { |_, p| [p.workers, -p.speedup] }
+          series, point = faster.select { |_, p| p.equal?(best) || standing(p, best) == :tie }.min_by { |_, p| [p.workers, -p.speedup] }
           Choice.new(family: family, series: series, point: point, best: best)
         end
       end
@@ -128,11 +131,13 @@ module Ractorbench
         head = "use #{Recommendation.shape_name(chosen.family, series.shape)} (#{series.model}): #{speedup_text(point)} " \
           "faster than serial with #{point.workers} worker#{"s" unless point.workers == 1}" +
           (point.efficiency ? format(" (%.0f%% parallel efficiency)", point.efficiency * 100) : "")
-        reasons = [fewer_workers_reason(chosen), ties_reason(chosen), others_reason(chosen)]
+        reasons = [LastingState.reason(@preflight, chosen.family), fewer_workers_reason(chosen), ties_reason(chosen),
+          others_reason(chosen)]
         reasons.concat(messages_reasons)
         reasons << workers_reason(series, point)
         reasons << more_workers_reason(chosen)
         reasons << threads_reason
+        reasons << fibers_reason
         reasons << amdahl_reason(series)
         reasons.concat(excluded_reasons)
         [head, *reasons.compact]
@@ -143,8 +148,7 @@ module Ractorbench
       # the runs cannot tell yet.
       def no_winner
         points = measured_points
-        unsure = points.select { |_, p| p.verdict == :unknown || every_run_faster?(p) }
-        return too_few(unsure) unless unsure.empty? && !points.empty?
+        return too_few(unsure_points) unless stay_serial?
 
         series, best = points.max_by { |_, p| p.speedup }
         reasons = []
@@ -153,10 +157,16 @@ module Ractorbench
             "ractor and its result back costs about as much; give each item more work (a batch of inputs)"
         end
         reasons << threads_reason
+        reasons << fibers_reason
         reasons.concat(excluded_reasons)
         ["stay serial: no model ran this work faster than serial beyond the noise (best: #{series.model} " \
           "#{speedup_text(best)} with #{best.workers} worker#{"s" unless best.workers == 1}, n=#{best.samples})", *reasons.compact]
       end
+
+      # Every point had runs enough to tell, and none beat serial in every run.
+      def stay_serial? = choice.nil? && unsure_points.empty? && !measured_points.empty?
+
+      def unsure_points = measured_points.select { |_, p| p.verdict == :unknown || every_run_faster?(p) }
 
       def too_few(unsure)
         series, point = unsure.max_by { |_, p| p.speedup.to_f }
@@ -167,7 +177,7 @@ module Ractorbench
         else
           "too few runs to tell: no model had a successful run to compare with serial"
         end
-        [head, "run again with #{reps_advice}", *excluded_reasons]
+        [head, "run again with #{reps_advice}", *fibers_reason, *excluded_reasons]
       end
 
       # One comparison per point with serial, as the table shows them.
@@ -183,15 +193,24 @@ module Ractorbench
         point.verdict != :faster && point.time&.max && point.baseline_time&.min && point.time.max < point.baseline_time.min
       end
 
-      def overlaps?(other, best)
-        if other.low && best.low
-          other.high >= best.low
+      # How one point stands to another, the test every "within the noise"
+      # and "slower" of the recommendation comes from, the same both ways
+      # round: :tie when their 95% intervals overlap each other (with too
+      # few runs for intervals, when each one's runs reach into the other's
+      # range of times), else :slower or :faster; :unknown when either had
+      # fewer than two runs.
+      def standing(point, other)
+        if point.low && other.low
+          apart = point.high < other.low || other.high < point.low
+        elsif [point, other].all? { |p| p.samples.to_i >= 2 }
+          apart = point.time.max < other.time.min || other.time.max < point.time.min
         else
-          other.time.min && best.time.max && other.time.min <= best.time.max
+          return :unknown
         end
-      end
+        return :tie unless apart
 
-      def tie?(other, best) = overlaps?(other, best) || other.speedup >= best.speedup * (1 - CLOSE)
+        (point.speedup < other.speedup) ? :slower : :faster
+      end
 
       def speedup_text(point)
         interval = point.low ? format(" [%.2f, %.2f]", point.low, point.high) : ""
@@ -208,16 +227,17 @@ module Ractorbench
 
       # Other families within the noise of the one chosen: why this one.
       def ties_reason(chosen)
-        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| tie?(c.best, chosen.best) || tie?(chosen.best, c.best) }
+        tied = family_choices.reject { |c| c.family == chosen.family }.select { |c| standing(c.best, chosen.best) == :tie }
         return nil if tied.empty?
 
         names = tied.map { |c| "#{c.series.model} #{speedup_text(c.best)} (#{memory(c.best)})" }
-        "#{names.join(", ")} ran within the noise of it or #{(CLOSE * 100).round}%; #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
+        "#{names.join(", ")} ran within the noise of it (#{noise_test(tied.map(&:best) + [chosen.best])}); #{FAMILY_NAMES.fetch(chosen.family, chosen.family)} " \
           "#{(ease(chosen.family) < tied.map { |c| ease(c.family) }.min) ? "are the simpler change" : "ran fastest"} " \
           "(memory: #{chosen.series.model} #{memory(chosen.best)})"
       end
 
-      # Each other family's best, or that it gained nothing.
+      # Each other family's best, or that it gained nothing, and how it
+      # stands to the one chosen.
       def others_reason(chosen)
         others = @panel.series.group_by(&:family).reject { |family, _| family == chosen.family || family.nil? }
         return nil if others.empty?
@@ -226,9 +246,26 @@ module Ractorbench
           series, best = members.flat_map { |s| s.points.select(&:speedup).map { |p| [s, p] } }.max_by { |_, p| p.speedup }
           next "#{FAMILY_NAMES.fetch(family, family)}: no successful run" unless best
 
-          "#{FAMILY_NAMES.fetch(family, family)} #{speedup_text(best)} (#{series.model}, W=#{best.workers}#{", not faster beyond the noise" unless best.verdict == :faster})"
+          "#{FAMILY_NAMES.fetch(family, family)} #{speedup_text(best)} (#{series.model}, W=#{best.workers}" \
+            "#{", not faster beyond the noise" unless best.verdict == :faster}#{against(best, chosen)})"
         end
         "best of the others: #{parts.join("; ")}"
+      end
+
+      # The test #standing made, in words.
+      def noise_test(points) = points.all?(&:low) ? "95% intervals overlap" : "the runs' times overlap"
+
+      # ", 12% slower than processes": how a family's best stands to the
+      # chosen one's, by #standing.
+      def against(best, chosen)
+        mine = chosen.best
+        by = ((1 - best.speedup / mine.speedup).abs * 100).round
+        case standing(best, mine)
+        when :slower then ", #{by}% slower than #{chosen.series.model}"
+        when :faster then ", #{by}% faster than #{chosen.series.model}"
+        when :unknown then ", too few runs to tell it from #{chosen.series.model}"
+        else ", within the noise of #{chosen.series.model}"
+        end
       end
 
       # A family measured both one message per item and batched or split:
@@ -286,7 +323,7 @@ module Ractorbench
         return nil unless point.workers == counts.max && counts.size > 1
 
         previous = series.points.select { |p| p.speedup && p.workers < point.workers }.max_by(&:workers)
-        return nil unless previous && point.speedup > previous.speedup * 1.1 && !overlaps?(previous, point)
+        return nil unless previous && point.speedup > previous.speedup * 1.1 && standing(previous, point) == :slower
 
         cores = @panel.usable_cores
         more = if @cpu_share < WAITS || cores.nil?
@@ -315,6 +352,14 @@ module Ractorbench
         elsif best.verdict == :faster && @cpu_share < WAITS
           "threads help because a thread that waits releases the GVL to the others"
         end
+      end
+
+      # Fibers swept, and the check saw this Ruby's scheduler block on the
+      # wait in work: the cause, named.
+      def fibers_reason
+        return nil unless @panel.series.any? { |s| s.family == "fiber" }
+
+        FiberWait.reason(@preflight, waits: WAITS)
       end
 
       def amdahl_reason(series)

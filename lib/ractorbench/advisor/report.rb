@@ -12,6 +12,8 @@ require_relative "../analysis/disturbed"
 require_relative "worker_spread"
 require_relative "text_wrap"
 require_relative "paths"
+require_relative "lasting_state"
+require_relative "fiber_wait"
 require_relative "load_race"
 require_relative "../reports/parts/profile_tables"
 
@@ -22,6 +24,7 @@ module Ractorbench
     # recommendation.
     class Report
       HEADINGS = ["model", "W", "n", "time ± sd", "speedup", "vs serial", "effic.", "CPU", "memory MB"].freeze
+      CODE_INDENT = "    "
       VERDICTS = {faster: "faster", slower: "slower", same: "~ same", unknown: "? (n<2)"}.freeze
 
       # width: the terminal's columns, for the table.
@@ -42,13 +45,13 @@ module Ractorbench
           parts << Reports::Parts::SweepPlot.new(@panel).to_s
         end
         parts << verdict
-        spread = WorkerSpread.new(@analysis.runs).lines
+        spread = WorkerSpread.new(@analysis.runs, blocked: blocked_fibers).lines
         parts << spread.join("\n") unless spread.empty?
         profiled = Reports::Parts::ProfileTables.compact(Profile::Findings.of(@analysis), label: ->(r) { "W=#{r["workers"]}" })
         parts << profiled.map { |line| wrap(line).join("\n") }.join("\n") unless profiled.empty?
         if @panel && @analysis.digest_check.agree?
           parts << recommendation
-          parts << pattern if pattern
+          parts << [snippet.first, *snippet_lines].join("\n") if snippet
         end
         parts.join("\n\n") + "\n"
       end
@@ -59,18 +62,37 @@ module Ractorbench
       end
 
       # The Ruby that hands the work out as the recommended model did, with
-      # the user's module, worker count and a batch size from its item cost.
-      def pattern
-        return @pattern if defined?(@pattern)
+      # the user's module, worker count and a batch size from its item cost:
+      # [title, code], code as the model declares it (unwrapped), or nil.
+      def snippet
+        return @snippet if defined?(@snippet)
 
         chosen = !Reports::Parts::Verdict.busy?(@analysis) && advice.choice
         text = chosen && @context.patterns[chosen.series.model]
-        @pattern = text && begin
-          code = Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
+        @snippet = text && [
+          "The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
+          Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
             items: @context.items, seconds_per_item: @context.preflight["seconds_per_item"])
-          ["The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
-            *code.lines.map { |l| "    #{l.chomp}" }].join("\n")
-        end
+        ]
+      end
+
+      # The lines of Ruby on the screen, which Console must leave whole: the
+      # fixes' and the snippet's, laid out for the width (Pattern.lay_out).
+      def code_lines = @diagnoses.flat_map { |d| d.code_lines(width: @width) } + snippet_lines
+
+      def snippet_lines
+        return [] unless snippet
+
+        Pattern.lay_out(snippet.last, @width - CODE_INDENT.length).map { |line| "#{CODE_INDENT}#{line}" }
+      end
+
+      # Fiber models, when the check saw this Ruby's scheduler block on
+      # work's wait: {model => the cause}.
+      def blocked_fibers
+        return {} unless FiberWait.blocked?(@context.preflight, waits: Recommendation::WAITS)
+
+        cause = FiberWait.cause(@context.preflight)
+        Array(@panel&.series).select { |s| s.family == "fiber" }.to_h { |s| [s.model, cause] }
       end
 
       def recommendation
@@ -83,7 +105,10 @@ module Ractorbench
         (warning ? lines + ["  - caution: #{warning.message}"] : lines).join("\n")
       end
 
-      def complete? = @analysis.failed.zero? && @analysis.digest_check.agree?
+      # The screen ends with try's answer: a model, stay serial, or why the
+      # runs cannot tell yet (too few, a busy machine). Models the check
+      # ruled out and runs that failed are part of it.
+      def answered? = !!@panel && @analysis.digest_check.agree? && advice.answers?
 
       # No recommendation when most runs were disturbed by other programs
       # (Analysis::Disturbed): their figures measure the machine's other
@@ -109,9 +134,10 @@ module Ractorbench
 
       def header
         c = @context
+        state = LastingState.line(c.preflight)
         ["ractorbench try #{c.file}: #{c.preflight["module"]}.work on #{c.items} items (#{c.items_note})",
           "#{c.ruby_description}; #{c.usable_cores} usable cores; #{c.reps} run#{"s" unless c.reps == 1} per point, " \
-          "each in a fresh process; results in #{c.path}"].join("\n")
+          "each in a fresh process; results in #{c.path}", *(state && "  #{state}")].join("\n")
       end
 
       # One group of rows per model, laid out for the terminal (width).

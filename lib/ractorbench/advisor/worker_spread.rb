@@ -8,8 +8,11 @@ module Ractorbench
     # ran more than twice its share, since that model's speedup then says
     # little about the model.
     class WorkerSpread
-      def initialize(runs)
+      # blocked: {model => why} for models whose spread has a known cause
+      # (fibers on a Ruby whose scheduler blocks on work's wait).
+      def initialize(runs, blocked: {})
         @runs = runs.select { |r| r["status"] == "ok" && counts(r) && r["workers"].to_i > 1 }
+        @blocked = blocked
       end
 
       def lines
@@ -42,8 +45,10 @@ module Ractorbench
             bad = list.select { |r| unfair?(counts(r)) }
             next if bad.empty?
 
+            because = @blocked[model] ? "the first worker took the items while work held the thread: #{@blocked[model]}" :
+              "its speedup there says little about #{model}"
             "UNEVEN: #{model} W=#{w} left a worker idle or gave one over twice its share in #{bad.size} of " \
-              "#{list.size} runs (e.g. #{counts(bad.first).join("+")}): its speedup there says little about #{model}"
+              "#{list.size} runs (e.g. #{counts(bad.first).join("+")}): #{because}"
           end
         end
       end

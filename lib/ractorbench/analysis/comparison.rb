@@ -117,7 +117,7 @@ module Ractorbench
 
       def key(group)
         values = {"workload" => group.workload, "model" => group.model, "workers" => group.workers,
-                  "messages" => group.messages, "params" => group.params_label, "ruby" => group.ruby}
+                  "messages" => group.messages, "params" => group.configuration.pairing_params, "ruby" => group.ruby}
         key_fields.map { |f| values[f] }
       end
 

@@ -7,6 +7,7 @@ require_relative "../analysis/winners"
 require_relative "../reports/parts/verdict"
 require_relative "../advisor/outcome"
 require_relative "../plan/configuration"
+require_relative "../stats/bootstrap"
 
 module Ractorbench
   module API
@@ -15,9 +16,25 @@ module Ractorbench
     # what the command printed.
     class Result
       # One model's speedup over serial at one configuration, with its 95%
-      # bootstrap interval (low/high nil under 6 runs).
+      # bootstrap interval: low and high are nil under 6 runs (samples), which
+      # interval? says before anything reads them; to_s says it either way.
       Speedup = Struct.new(:workload, :params, :model, :workers, :messages, :ruby, :speedup, :low, :high, :samples,
-        keyword_init: true)
+        keyword_init: true) do
+        def interval? = !low.nil? && !high.nil?
+
+        # [low, high], or nil under 6 runs.
+        def interval = interval? ? [low, high] : nil
+
+        # "1.80× [1.62, 1.91] (n=6)", or "1.80× (n=3: no interval under 6 runs)".
+        def to_s
+          base = format("%.2f×", speedup)
+          if interval?
+            format("%s [%.2f, %.2f] (n=%d)", base, low, high, samples)
+          else
+            "#{base} (n=#{samples}: no interval under #{Stats::Bootstrap::MIN_SAMPLES} runs)"
+          end
+        end
+      end
 
       # kind: :try or :run; path: the results file (nil after a check only);
       # text, log: what the command printed on stdout and stderr.
@@ -41,8 +58,9 @@ module Ractorbench
         new(kind: kind, path: path, exit_code: nil, text: nil, log: nil, analysis: analysis)
       end
 
-      # Every run succeeded and every model agreed (the command's exit code
-      # 0); nil for a Result read from a file, which does not keep it.
+      # The command's exit code was 0: try answered (a recommendation, or
+      # what it takes to tell); run's runs all succeeded and every model agreed. nil for a Result read from a
+      # file, which does not keep it.
       def ok? = exit_code&.zero?
 
       def analysis = @analysis ||= path && Analysis.new(Store.read(path))

@@ -53,7 +53,9 @@ module Ractorbench
         nothing_in_common!(comparison) if comparison.rows.empty?
 
         cautions = Analysis::Comparison::Cautions.for(comparison, built.analyses)
-        text = @format.render(comparison, cautions)
+        # On a terminal (or with COLUMNS), the text's tables fit its width.
+        text = @format.width ? @format.render(comparison, cautions, width: (parser.terminal(@out).known_width unless @output)) :
+          @format.render(comparison, cautions)
         # Names and reasons come from the files: no control character reaches a terminal.
         text = Printable.terminal(text)
         if @output

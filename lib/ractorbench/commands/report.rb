@@ -139,9 +139,9 @@ module Ractorbench
         Try.with(file: try["file"].to_s, command: analysis.header["command"], out: @out, err: @err).ending(analysis)
       end
 
-      # A page of a file `try` wrote opens with what try concluded.
+      # A page (or Markdown) of a file `try` wrote opens with what try concluded.
       def render(renderer, analysis)
-        return renderer.render(analysis) unless renderer.browser && Advisor::Outcome.try?(analysis)
+        return renderer.render(analysis) unless renderer.try && Advisor::Outcome.try?(analysis)
 
         renderer.render(analysis, try_outcome: Advisor::Outcome.new(analysis))
       end

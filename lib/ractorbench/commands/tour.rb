@@ -81,7 +81,8 @@ module Ractorbench
         return super if answer.empty?
 
         terminal = parser.terminal(@out)
-        super + "\n" + terminal.present(answer.join("\n")) + "\n"
+        closing = Reports::Parts::Answer.closing(analysis)
+        super + "\n" + terminal.present(answer.join("\n")) + "\n" + (closing.empty? ? "" : "\n#{terminal.present(closing.join("\n"))}\n")
       end
 
       def default_output

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "digest"
 require "shellwords"
 require "stringio"
 require "time"
@@ -28,6 +29,9 @@ require_relative "../advisor/report"
 require_relative "../advisor/outcome"
 require_relative "../advisor/examples"
 require_relative "../advisor/paths"
+require_relative "../advisor/lasting_state"
+require_relative "../advisor/fiber_wait"
+require_relative "../advisor/rubies_compared"
 
 require_relative "../measure/quiet_wait"
 require_relative "../profile/request"
@@ -129,6 +133,8 @@ module Ractorbench
       attr_reader :results_path, :analysis
 
       def call
+        return each_ruby if @ruby_texts.to_a.size > 1
+
         Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
@@ -146,10 +152,50 @@ module Ractorbench
         sweep(target, preflight, diagnoses)
       end
 
+      protected
+
+      # This try on one of its Rubies, into its own results file.
+      def only(ruby_text, output)
+        @ruby_text = ruby_text
+        @ruby_texts = nil
+        @output = output
+        self
+      end
+
       private
 
-      EXIT_CODES = [[0, "done: every model ran the work and agreed"],
-        [1, "a model could not run the work, or runs failed (the report says which and why)"],
+      # --ruby A --ruby B ...: the same try on each Ruby, each with a results
+      # file named after it, then each model on each Ruby against the first.
+      def each_ruby
+        if @output
+          raise UsageError, "-o names one results file, and each --ruby's try writes its own (named after its Ruby): " \
+            "leave -o out, or try one Ruby at a time"
+        end
+        name = File.basename(@file, ".*")
+        tries = @ruby_texts.map.with_index do |text, i|
+          @out.puts if i.positive?
+          say("On --ruby #{text}:")
+          one = dup.only(text, Collection.default_path("ractorbench-try-#{name}-#{slug(text)}"))
+          [one.call, one]
+        end
+        return tries.map(&:first).max if @check
+
+        paths = tries.map { |_, one| one.results_path }
+        @out.puts
+        compared = Ractorbench::Advisor::RubiesCompared.new(paths)
+        @out.write(terminal(@out).present(compared.to_s, keep: compared.code_lines))
+        tries.map(&:first).max
+      end
+
+      # A --ruby as part of a file name: "4.0", "ruby_--yjit".
+      def slug(text)
+        slug = text.gsub(/[^\w.]+/, "_")
+        slug[-24..] || slug
+      end
+
+      EXIT_CODES = [[0, "the answer: a model to use, stay serial, or what it takes to tell (more runs, a quieter machine); " \
+        "a model the check ruled out and runs that failed are part of it"],
+        [1, "no answer: no model had a successful run to compare with serial; with --check, a model cannot run the work"],
         [2, "bad input: FILE missing or broken, the contract not met, work never finishing, results that differ between models"]].freeze
 
       def parser
@@ -163,7 +209,10 @@ module Ractorbench
           Measure::QuietWait.add_option(o) { |wait| @quiet_wait = wait }
           o.on("--timeout SECONDS", "time limit of the check and of each run (default #{DEFAULT_TIMEOUT.to_i})") { |t| @timeout = Plan::NumberList.positive_float("--timeout", t) }
           o.on("--ruby COMMAND", "the Ruby to try it on (default the running ruby), e.g. --ruby 'ruby --yjit', " \
-            "or one `ractorbench rubies` finds: --ruby 4.0") { |r| @ruby_text = r }
+            "or one `ractorbench rubies` finds: --ruby 4.0; twice or more: a try on each, each model compared") do |r|
+            (@ruby_texts ||= []) << r
+            @ruby_text = r
+          end
           o.on("-o", "--output FILE", "results file (JSON Lines; default ./ractorbench-try-NAME-TIME.jsonl)") { |f| @output = f }
           o.on("--force", "with -o: replace an existing regular file (never a link or a device)") { @force = true }
           o.on("--seed N", "replay the run order of an earlier try (its header records the seed)") { |n| @seed = Plan::NumberList.seed("--seed", n) }
@@ -230,12 +279,21 @@ module Ractorbench
 
       def check_only(preflight, diagnoses)
         terminal = terminal(@out)
-        @out.puts(terminal.present(diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n"))) unless diagnoses.empty?
+        unless diagnoses.empty?
+          text = diagnoses.flat_map { |d| d.lines(width: terminal.width) }.join("\n")
+          @out.puts(terminal.present(text, keep: diagnoses.flat_map { |d| d.code_lines(width: terminal.width) }))
+        end
         models = diagnoses.map(&:subject)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
         head = "#{@file}: #{preflight["module"]}.work follows the contract"
         @out.puts terminal.present((head.size + verdict.size + 2 <= 100) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}")
         @out.puts terminal.present("  checked: #{checked(preflight)}")
+        state = Ractorbench::Advisor::LastingState.line(preflight)
+        @out.puts terminal.present("  #{state}") if state
+        waits = Ractorbench::Advisor::Recommendation::WAITS
+        if Ractorbench::Advisor::FiberWait.blocked?(preflight, waits: waits)
+          @out.puts terminal.present("  fibers: #{Ractorbench::Advisor::FiberWait.cause(preflight)}")
+        end
         diagnoses.empty? ? 0 : 1
       end
 
@@ -268,7 +326,9 @@ module Ractorbench
           Plan::Entry.new(workload: "try", models: others, configs: counts.map { |w| [w, items / w] }, params: params)]
         path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
-        findings = {"file" => File.expand_path(@file), "module" => preflight["module"], "items" => items,
+        # The file's digest tells `compare` whether the work itself changed between two tries.
+        findings = {"file" => File.expand_path(@file), "file_digest" => Digest::SHA256.file(@file).hexdigest,
+                    "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
           output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
@@ -284,8 +344,8 @@ module Ractorbench
         analysis = @analysis = finish.analysis
         refuse_disagreement(analysis, preflight, path)
         report = screen(analysis, note)
-        @out.write(terminal(@out).present(report.to_s))
-        (report.complete? && excluded.empty?) ? 0 : 1
+        @out.write(shown(report))
+        report.answered? ? 0 : 1
       end
 
       public
@@ -293,9 +353,12 @@ module Ractorbench
       # What try prints at its end, from its results file alone: `report
       # FILE` (the summary) of a try's file prints it again, this command
       # rebuilt from the command line the file records.
-      def ending(analysis) = terminal(@out).present(screen(analysis, recorded_items_note(analysis)).to_s)
+      def ending(analysis) = shown(screen(analysis, recorded_items_note(analysis)))
 
       private
+
+      # The screen for this terminal: its prose wrapped, its code whole.
+      def shown(report) = terminal(@out).present(report.to_s, keep: report.code_lines)
 
       def screen(analysis, items_note)
         Ractorbench::Advisor::Outcome.new(analysis, file: @file, items_note: items_note).report(width: terminal(@out).width)

@@ -11,6 +11,10 @@ module Ractorbench
     # as checked, which each run compares). Part of the label, so of every
     # run id; never in a title.
     INTERNAL_PARAMS = %w[seconds_per_item file_digest].freeze
+    # Parameters that say where the work lay, not what it is: `compare` pairs
+    # two try files of one module wherever each file was (the header's
+    # digest of the file says whether it changed).
+    PLACE_PARAMS = %w[file].freeze
     INTERNAL_PAIR = /(?:\A|,)(?:#{INTERNAL_PARAMS.map { |k| Regexp.escape(k) }.join("|")})=[^,]*/
 
     # What makes runs samples of one measurement: a workload with its
@@ -48,6 +52,10 @@ module Ractorbench
       end
 
       def params_label = self.class.params_label(params)
+
+      # What pairs this configuration with another file's: its parameters
+      # without the internal ones and the place of the work.
+      def pairing_params = self.class.params_label(params.to_h.except(*INTERNAL_PARAMS, *PLACE_PARAMS))
 
       # The one builder of a label's text: "prime/threads/w2/m1000/n=3/ruby";
       # params: the parameters' label text; model nil for a panel's label.

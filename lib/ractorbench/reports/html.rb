@@ -192,6 +192,6 @@ module Ractorbench
       end
     end
 
-    register("html", Html, extension: "html", browser: true)
+    register("html", Html, extension: "html", browser: true, try: true)
   end
 end

@@ -24,9 +24,24 @@ module Ractorbench
 
       module_function
 
-      def render(analysis)
+      # try_outcome: what `try` concluded (an Advisor::Outcome), for a file
+      # `try` wrote; it heads the page.
+      def render(analysis, try_outcome: nil)
         # The fastest model for each workload and size heads the page.
-        Parts::DocumentBuilder.for(analysis).write(Writer.new(analysis), first: [:answer]).flatten.join("\n") + "\n"
+        body = Parts::DocumentBuilder.for(analysis).write(Writer.new(analysis), first: [:answer]).flatten
+        (try_outcome ? try_lines(try_outcome) + [""] + body : body).join("\n") + "\n"
+      end
+
+      # The recommendation as a list, then the code to paste, fenced whole.
+      def try_lines(outcome)
+        advice = outcome.recommendation
+        return [] if advice.empty?
+
+        lines = ["## Will it go faster? #{outcome.module_name}.work on #{outcome.items} items", "",
+          "**#{Parts::MarkdownText.escape(advice.first.sub(/\ARecommendation: /, ""))}**", "",
+          *advice.drop(1).map { |line| "- #{Parts::MarkdownText.escape(line)}" }]
+        title, code = outcome.snippet
+        title ? lines + ["", title, "", "```ruby", *code.lines.map(&:chomp), "```"] : lines
       end
 
       # Each section of the document as Markdown lines.
@@ -95,6 +110,6 @@ module Ractorbench
       end
     end
 
-    register("markdown", Markdown, extension: "md")
+    register("markdown", Markdown, extension: "md", try: true)
   end
 end

@@ -66,8 +66,15 @@ module Ractorbench
         # "inconclusive: B 8 of 10 disturbed"; just "inconclusive" where the
         # configuration's runs were fine but most of its side's were not.
         def disturbed(r)
+          counts = disturbed_counts(r)
+          counts ? "inconclusive: #{counts} disturbed" : "inconclusive"
+        end
+
+        # "A 8 of 10, B 3 of 10": each side's disturbed runs in this
+        # configuration, or nil when it was the whole side that was busy.
+        def disturbed_counts(r)
           counts = r.disturbed_sides.map { |side, g| "#{side} #{Parts::Disturbance.counted(g)}" }
-          counts.empty? ? "inconclusive" : "inconclusive: #{counts.join(", ")} disturbed"
+          counts.empty? ? nil : counts.join(", ")
         end
 
         def interval(ci)

@@ -3,6 +3,7 @@
 require "json"
 require_relative "../../reports"
 require_relative "../../analysis/comparison/cautions"
+require_relative "../../analysis/comparison/differences"
 require_relative "../parts/disturbance"
 
 module Ractorbench
@@ -23,12 +24,14 @@ module Ractorbench
             "key" => comparison.key_fields, "comparisons" => comparison.comparisons,
             "inconclusive" => Parts::Disturbance.inconclusive(Analysis::Comparison::Cautions.inconclusive(comparison)),
             "sides" => [comparison.baseline, *comparison.againsts.map(&:side)].map { |side| {"label" => side.label, **Parts::Disturbance.side(side)} },
-            "against" => comparison.againsts.map { |ag| against(ag) }, "warnings" => cautions
+            "against" => comparison.againsts.map { |ag| against(ag, comparison.baseline) }, "warnings" => cautions
           ) + "\n"
         end
 
-        def against(ag)
+        def against(ag, baseline)
+          facts = Analysis::Comparison::Differences.of(baseline, ag.side)
           {"label" => ag.side.label, "rows" => ag.rows.map { |r| row(r) },
+           "differences" => facts.map { |f| {"name" => f.name, "baseline" => f.a, "this" => f.b, "differs" => f.differs?} },
            "only_in_baseline" => ag.only_a, "only_in_this" => ag.only_b,
            "geomean" => ag.geomean&.to_h&.transform_keys(&:to_s)}
         end

@@ -3,6 +3,7 @@
 require_relative "../../reports"
 require_relative "cells"
 require_relative "../../analysis/comparison/cautions"
+require_relative "../../analysis/comparison/differences"
 require_relative "../parts/markdown_text"
 
 module Ractorbench
@@ -18,8 +19,9 @@ module Ractorbench
             rows = ag.rows.map { |r| Cells.row(comparison, r) }
             rows << Cells.geomean(comparison, ag.geomean).each_with_index.map { |c, i| i.zero? ? "**#{c}**" : c } if ag.geomean
             align = headings.each_index.map { |i| (i < Cells.key_columns(comparison).size) ? "---" : "---:" }
+            facts = Analysis::Comparison::Differences.lines(Analysis::Comparison::Differences.of(comparison.baseline, ag.side))
             ["### A = `#{code(comparison.baseline.label)}`, B = `#{code(ag.side.label)}`", "",
-              line(headings), line(align), *rows.map { |r| line(r) }, ""]
+              *facts.flat_map { |f| [escape(f), ""] }, line(headings), line(align), *rows.map { |r| line(r) }, ""]
           end
           inconclusive = Analysis::Comparison::Cautions.inconclusive(comparison)
           [*sections, "_#{Cells.legend(comparison)}._", "", *cautions.map { |c| "> **Warning:** #{escape(c)}" },
