@@ -55,7 +55,7 @@ class QuietFailuresTest < Minitest::Test
     end
     header = File.readlines(shards.last).first
     File.write(shards.last, header) # its collection stopped before any run
-    planned = JSON.parse(header)["plan"]["runs"].size
+    planned = JSON.parse(header)["plan"]["size"]
     merged = File.join(@dir, "all.jsonl")
     assert_usage_error ractorbench("merge", *shards, "-o", merged),
       /shard2-2\.jsonl \(0 of its #{planned} planned runs?\) is unfinished: finish each with `ractorbench run --resume FILE`, or give --allow-partial/
