@@ -77,6 +77,10 @@ class RunTableTest < Minitest::Test
     assert_equal 5, contents.runs.size
     assert_equal "red \\e[31mtext", contents.runs[3]["reason"]
     assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r["messages_time"] }, contents.runs.map { |r| r["messages_time"] }
+    # What a bad line's fields before its bad one went into is taken back.
+    %w[seq whole_time].each do |field|
+      assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r[field] }, contents.runs.map { |r| r[field] }, field
+    end
   end
 
   def test_a_run_read_back_after_its_file_changed_keeps_what_the_columns_hold

@@ -3,6 +3,7 @@
 require "json"
 require_relative "run_record"
 require_relative "run_view"
+require_relative "column"
 require_relative "../plan/configuration"
 require_relative "../../../harness/ractorbench/harness/fields"
 
@@ -28,7 +29,7 @@ module Ractorbench
         case a
         when Float then !a.zero? || a.arg == b.arg
         when Hash then a.keys.zip(b.keys).all? { |x, y| same?(x, y) } && a.all? { |k, v| same?(v, b[k]) }
-        when Array then a.each_index.all? { |i| same?(a[i], b[i]) }
+        when Array then a.all?(Integer) || a.each_index.all? { |i| same?(a[i], b[i]) } # eql? tells Integers apart
         else true
         end
       end
@@ -36,49 +37,6 @@ module Ractorbench
       # The fields a reader leaves in the file: those the field table says
       # no figure or report reads (a --load file's too, as declared).
       def self.unread = Harness::Fields.unread.to_h { |field| [field.name, true] }
-
-      # One field over the runs: a value until a run differs, then a list.
-      class Column
-        def initialize
-          @constant = MISSING
-          @values = nil
-          @length = 0
-        end
-
-        attr_reader :constant, :length
-
-        def constant? = @values.nil?
-
-        # Rows come in order; rows skipped are runs without this field.
-        def set(row, value)
-          if @values.nil?
-            if row.zero?
-              @constant = value
-              return @length = 1
-            end
-            return @length += 1 if row == @length && Columns.same?(value, @constant)
-
-            @values = Array.new(@length, @constant)
-          end
-          @values.fill(MISSING, @values.size, row - @values.size) if row > @values.size
-          @values << value
-          @length = row + 1
-        end
-
-        def [](row)
-          return MISSING if row >= @length
-
-          @values ? @values[row] : @constant
-        end
-
-        # The values of rows, nil for MISSING.
-        def values_at(rows)
-          rows.map do |row|
-            value = self[row]
-            MISSING.equal?(value) ? nil : value
-          end
-        end
-      end
 
       attr_reader :configuration, :source, :size
 
@@ -93,19 +51,24 @@ module Ractorbench
         @size = 0
       end
 
-      # record: a run Hash checked by RunRecord.validate; offset: where its
-      # line starts in the file (nil when it cannot be read again). Its row.
+      # record: a run Hash as parsed, of this configuration (its names
+      # checked); offset: where its line starts in the file (nil when it
+      # cannot be read again). Its row; a BadLine naming its first field of
+      # the wrong shape leaves the columns as they were.
       def add(record, offset)
         row = @size
+        RunRecord.validate(record) unless RunRecord::REQUIRED.all? { |key| record.key?(key) }
         record.each do |key, value|
-          next if @unread.key?(key)
+          column = @fields.fetch(key) { @fields[key] = column_for(key) } or next
 
-          value = DERIVED_ID if key == "id" && value == planned_id(record["rep"])
-          (@fields[key] ||= Column.new).set(row, value)
+          column.set(row, column.equal?(@id) ? id(value, record["rep"]) : value)
         end
         @offsets << offset
         @size += 1
         row
+      rescue RunRecord::BadLine
+        @fields.each_value { |column| column&.truncate(row) }
+        raise
       end
 
       # A field of one run: nil when the run had no such field.
@@ -151,6 +114,8 @@ module Ractorbench
       # A run's fields as kept here, unread ones left out.
       def stored(row)
         @fields.each_key.with_object({}) do |key, h|
+          next if @unread.key?(key)
+
           v = raw(key, row)
           h[key] = v unless MISSING.equal?(v)
         end
@@ -161,6 +126,19 @@ module Ractorbench
       private
 
       def planned_id(rep) = Plan::Configuration.run_id(label, rep)
+
+      # A field's Column, nil for one left in the file; the id's is checked
+      # here (id), not by its Column.
+      def column_for(key)
+        return nil if @unread.key?(key)
+        return @id = Column.new(key, nil) if key == "id"
+
+        Column.new(key, RunRecord::KINDS[key])
+      end
+
+      # A run's id as kept: DERIVED_ID when it is the planned one (made of
+      # the printable label), else checked.
+      def id(value, rep) = (value == planned_id(rep)) ? DERIVED_ID : RunRecord.field("id", value)
 
       def raw(key, row)
         if @unread.key?(key)

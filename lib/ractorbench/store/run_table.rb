@@ -21,6 +21,7 @@ module Ractorbench
         # A line's names as written, to its configuration's index: the
         # Configuration (labels made printable) is built once a configuration.
         @by_names = {}
+        @unread = Columns.unread
         # Each run's configuration (its index in @columns), in file order.
         @indexes = []
       end
@@ -40,12 +41,14 @@ module Ractorbench
         table
       end
 
-      # record: a run Hash as parsed, checked here (RunRecord.validate: a
-      # BadLine leaves the table as it was); offset: where its line starts.
+      # record: a run Hash as parsed, checked here (a BadLine leaves the
+      # table as it was); offset: where its line starts. The first line of
+      # each spelling of a configuration's names is checked whole
+      # (RunRecord.validate); the lines after it with the same names, by
+      # their Columns.
       def add(record, offset, source: @source)
-        RunRecord.validate(record)
         names = [record["workload"], record["model"], record["workers"], record["messages"], record["params"], record["ruby"], source]
-        index = @by_names[names] ||= index_for(Plan::Configuration.of(record), source)
+        index = @by_names[names] || (@by_names[names] = index_for(Plan::Configuration.of(RunRecord.validate(record)), source))
         @columns[index].add(record, offset)
         @indexes << index
       end
@@ -78,7 +81,7 @@ module Ractorbench
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
         @by_configuration[[configuration, source]] ||= begin
-          @columns << Columns.new(configuration, source)
+          @columns << Columns.new(configuration, source, unread: @unread)
           @columns.size - 1
         end
       end
