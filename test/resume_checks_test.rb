@@ -97,6 +97,12 @@ class ResumeChecksTest < Minitest::Test
     refused(/its header's plan recipe builds other runs than those it recorded/, listed: false) { |h| h["plan"]["recipe"]["reps"] = 3 }
     refused(/its header's plan recipe builds other runs than those it recorded/, listed: false) { |h| h["plan"]["digest"] = "sha256:0" }
     refused(/its header's plan has a recipe that builds no plan/, listed: false) { |h| h["plan"]["recipe"].delete("entries") }
+    refused(/its header's plan has a recipe that builds no plan/, listed: false) { |h| h["plan"]["recipe"]["reps"] = "2" }
+    # Checked before it is built: a recipe of a trillion runs is no plan to build.
+    refused(/not one ractorbench would run \(this plan has 2000000000000 runs, over a day/, listed: false) do |h|
+      h["plan"]["recipe"]["reps"] = 10**12
+    end
+    refused(/not one ractorbench would run \(--shard 1\/0: N/, listed: false) { |h| h["plan"]["shard"] = {"index" => 1, "count" => 0} }
   end
 
   private

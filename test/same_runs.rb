@@ -9,7 +9,7 @@ module SameRuns
     records = []
     skipped = []
     run_lines.each_with_index do |line, n|
-      record = Ractorbench::Store.parse_line(line.dup.force_encoding(Encoding::UTF_8))
+      record = Ractorbench::Store::Reader.parse_line(line.dup.force_encoding(Encoding::UTF_8))
       records << Ractorbench::Store::RunRecord.validate(record) if record
     rescue Ractorbench::Store::RunRecord::BadLine, JSON::ParserError, EncodingError
       skipped << n + 2 # the header is line 1

@@ -75,15 +75,5 @@ module Ractorbench
     rescue JSON::ParserError
       raise UsageError, "#{path} is not a ractorbench results file (its first line is not a ractorbench header)"
     end
-
-    # The record of a run line, nil for other kinds of line.
-    def parse_line(line)
-      raise EncodingError, "not UTF-8" unless line.valid_encoding?
-
-      record = JSON.parse(line)
-      raise JSON::ParserError unless record.is_a?(Hash)
-
-      (record["type"] == "run") ? record : nil
-    end
   end
 end

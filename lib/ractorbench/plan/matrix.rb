@@ -5,6 +5,7 @@ require "json"
 require_relative "run_spec"
 require_relative "entry"
 require_relative "shard"
+require_relative "size"
 
 module Ractorbench
   module Plan
@@ -20,6 +21,8 @@ module Ractorbench
     class Matrix
       # A recipe that no longer builds the runs its digest names.
       Mismatch = Class.new(StandardError)
+      # What a recipe of the wrong shape raises as it is built.
+      DAMAGED = [KeyError, TypeError, ArgumentError, NoMethodError, UsageError].freeze
 
       attr_reader :seed, :runs, :recipe, :shard
 
@@ -52,12 +55,19 @@ module Ractorbench
         matrix
       end
 
+      # The matrix a recipe builds; one of DAMAGED when it builds none, or
+      # more runs than a command line may plan (Plan::Size.count!).
       def self.from_recipe(hash)
         recipe = hash.fetch("recipe")
+        reps = recipe.fetch("reps")
+        raise ArgumentError, "reps #{reps.inspect}" unless reps.is_a?(Integer) && reps.positive?
+
         entries = recipe.fetch("entries").map { |e| Plan::Entry.new(**e.transform_keys(&:to_sym)) }
-        whole = build(entries: entries, rubies: recipe.fetch("rubies"), reps: recipe.fetch("reps"), seed: hash.fetch("seed"))
-        shard = hash["shard"]
-        shard ? whole.slice(Plan::Shard.new(shard.fetch("index"), shard.fetch("count"))) : whole
+        rubies = recipe.fetch("rubies")
+        shard = hash["shard"] && Plan::Shard.parse("#{hash["shard"].fetch("index")}/#{hash["shard"].fetch("count")}")
+        Plan::Size.count!(entries, rubies: rubies.size, reps: reps, shards: shard ? shard.count : 1)
+        whole = build(entries: entries, rubies: rubies, reps: reps, seed: hash.fetch("seed"))
+        shard ? whole.slice(shard) : whole
       end
 
       # The runs a header's plan names, as RunSpecs (none when it names none
@@ -68,7 +78,7 @@ module Ractorbench
         return Array(hash["runs"]).grep(Hash).map { |h| Plan::RunSpec.from_h(h) } unless hash.key?("recipe")
 
         from_recipe(hash).runs
-      rescue KeyError, TypeError, ArgumentError, NoMethodError
+      rescue *DAMAGED
         []
       end
 

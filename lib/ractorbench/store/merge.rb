@@ -187,6 +187,8 @@ module Ractorbench
         same = plans.all? { |p| p.is_a?(Hash) && p["recipe"] } && plans.map { |p| p.values_at("seed", "recipe") }.uniq.size == 1
         whole = same && Plan::Matrix.from_recipe(plans.first.except("shard"))
         (whole && whole.runs.size == runs.size) ? whole.to_h : {"seed" => seed, "runs" => runs}
+      rescue *Plan::Matrix::DAMAGED
+        {"seed" => seed, "runs" => runs}
       end
 
       # The fields --load files declared (Harness::Fields.header), each once.

@@ -17,6 +17,16 @@ module Ractorbench
     class Reader
       attr_reader :runs, :skipped
 
+      # The record of a run line, nil for other kinds of line.
+      def self.parse_line(line)
+        raise EncodingError, "not UTF-8" unless line.valid_encoding?
+
+        record = JSON.parse(line)
+        raise JSON::ParserError unless record.is_a?(Hash)
+
+        (record["type"] == "run") ? record : nil
+      end
+
       # source: where lines are read back from (nil for a pipe); offset:
       # where the run lines start, after the header.
       def initialize(source, offset:)
@@ -52,7 +62,7 @@ module Ractorbench
       private
 
       def fold(line, whole)
-        record = Store.parse_line(line.force_encoding(Encoding::UTF_8))
+        record = Reader.parse_line(line.force_encoding(Encoding::UTF_8))
         @runs.add(record, @source && @offset) if record
       rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
         # A last line with no newline that does not parse: cut mid-write.

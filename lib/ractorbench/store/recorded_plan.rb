@@ -86,19 +86,20 @@ module Ractorbench
       def matrix_of(plan)
         refuse("its header has no plan") unless plan.is_a?(Hash)
         refuse("its header's plan has no seed") unless plan["seed"].is_a?(Integer) && !plan["seed"].negative?
-        runs = plan.key?("recipe") ? rebuilt(plan).runs.map(&:to_h) : plan["runs"]
+        rebuilt = rebuilt(plan) if plan.key?("recipe")
+        runs = rebuilt ? rebuilt.runs.map(&:to_h) : plan["runs"]
         refuse("its header's plan has no runs") unless runs.is_a?(Array) && !runs.empty?
 
         rubies = @targets.map(&:name)
         runs.each_with_index { |run, i| run!(run, i + 1, rubies) }
-        @rebuilt || Plan::Matrix.from_h(plan)
+        rebuilt || Plan::Matrix.from_h(plan)
       end
 
       def rebuilt(plan)
-        @rebuilt = Plan::Matrix.from_h(plan)
+        checked { Plan::Matrix.from_h(plan) }
       rescue Plan::Matrix::Mismatch => e
         refuse("#{e.message}: edited, or written by another version")
-      rescue KeyError, TypeError, ArgumentError, NoMethodError
+      rescue *(Plan::Matrix::DAMAGED - [UsageError])
         refuse("its header's plan has a recipe that builds no plan")
       end
 
