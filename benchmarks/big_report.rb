@@ -16,7 +16,8 @@
 #
 # Then, one after another: the floor (big_report/floor.rb: one process that
 # parses each line and keeps the fields the store keeps, digests checked as
-# they come, failed and disturbed runs by offset), and `ractorbench report
+# they come, failed and disturbed runs by offset; once, for reference, the
+# same keeping only the numbers), and `ractorbench report
 # FILE` as a user runs it (FORMATS=html,... adds other formats): wall and CPU
 # seconds, the largest process's peak memory (GNU time) and the peak of the
 # whole process tree's (every process's share of memory, Pss, summed, sampled
@@ -112,6 +113,9 @@ show = lambda do |what, (wall, cpu, largest, _, status), tree = nil|
 end
 floor_argv = [RbConfig.ruby, File.join(__dir__, "big_report", "floor.rb"), path]
 show.call("floor: plain read, 1 process", timed.call(floor_argv), tree_peak.call(floor_argv))
+# For reference: a plain read that keeps only the numbers (the issue's reader).
+figures_argv = floor_argv + ["figures"]
+show.call("plain read of the figures only", timed.call(figures_argv), tree_peak.call(figures_argv))
 # The machine's speed drifts by a third over minutes (a shared host): each
 # round times the floor and then each report, and a ratio is taken within a
 # round; the answer is their median, with the rounds' range.

@@ -1,17 +1,19 @@
 # frozen_string_literal: true
 
 # The floor `report` is measured against: FILE read plainly in one process,
-# each line parsed and of each configuration's runs the figures the analysis
-# reads kept: every number of a field the field table does not mark unread
-# (one list a field), the digest checked as it comes (one a configuration),
-# the worker spread as one number, failed and disturbed runs by their line's
-# offset (to be read back when shown). Run as its own process, so its time
-# and memory are its own.
+# each line parsed and, per configuration, the fields the store keeps (every
+# field the field table does not mark unread) kept as parsed, one list a
+# field; the digest checked as it comes (one a configuration), failed and
+# disturbed runs kept by their line's offset (to be read back when shown).
+# With "figures" after FILE, only the numbers of those fields are kept, and
+# the worker spread as one number. Run as its own process, so its time and
+# memory are its own.
 require "json"
 require_relative "../../harness/ractorbench/harness/fields"
 
+figures = ARGV[1] == "figures"
 unread = Ractorbench::Harness::Fields.unread.to_h { |field| [field.name, true] }
-Kept = Struct.new(:size, :figures, :digests, :spreads, :shown)
+Kept = Struct.new(:size, :fields, :digests, :spreads, :shown)
 configurations = Hash.new { |h, names| h[names] = Kept.new(0, Hash.new { |f, name| f[name] = [] }, {}, [], []) }
 File.open(ARGV.fetch(0), "rb") do |file|
   JSON.parse(file.gets).fetch("tool")
@@ -20,10 +22,12 @@ File.open(ARGV.fetch(0), "rb") do |file|
     run = JSON.parse(line)
     if run["type"] == "run"
       kept = configurations[run.values_at("workload", "model", "workers", "messages", "params", "ruby")]
-      run.each { |name, value| kept.figures[name][kept.size] = value if value.is_a?(Numeric) && !unread.key?(name) }
+      run.each do |name, value|
+        kept.fields[name][kept.size] = value if !unread.key?(name) && (!figures || value.is_a?(Numeric))
+      end
       kept.digests[run["digest"]] = true if run["status"] == "ok"
       jobs = run["worker_jobs"]
-      kept.spreads[kept.size] = jobs.max.fdiv(jobs.sum) if jobs.is_a?(Array) && !jobs.empty? && jobs.sum.positive?
+      kept.spreads[kept.size] = jobs.max.fdiv(jobs.sum) if figures && jobs.is_a?(Array) && !jobs.empty? && jobs.sum.positive?
       kept.shown << offset if run["status"] != "ok" || run["disturbed"]
       kept.size += 1
     end
