@@ -30,8 +30,7 @@ module Ractorbench
         # Rows come in order; rows skipped are runs without this field. A
         # BadLine leaves the column as it was.
         def set(row, value)
-          # eql? first: a call in C, where most values differ
-          return @length += 1 if @values.nil? && row == @length && value.eql?(@constant) && Columns.same?(value, @constant)
+          return @length += 1 if @values.nil? && row == @length && same_as_constant?(value)
 
           value = kept(@kind ? RunRecord.field(@name, value, @kind) : value)
           if @values.nil?
@@ -79,6 +78,10 @@ module Ractorbench
         end
 
         private
+
+        # Identity first (equal numbers, true, false and nil are one object),
+        # then eql? in C, where most other values differ.
+        def same_as_constant?(value) = value.equal?(@constant) || (value.eql?(@constant) && Columns.same?(value, @constant))
 
         # An object value as the same value kept before, when there is one.
         def kept(value)

@@ -57,7 +57,7 @@ module Ractorbench
       # the wrong shape leaves the columns as they were.
       def add(record, offset)
         row = @size
-        RunRecord.validate(record) unless RunRecord::REQUIRED.all? { |key| record.key?(key) }
+        RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
         record.each do |key, value|
           column = @fields.fetch(key) { @fields[key] = column_for(key) } or next
 
