@@ -20,7 +20,7 @@ class APITest < Minitest::Test
     header, *lines = results_lines(path)
     runs = lines.select { |r| r["type"] == "run" }
     timing = /,?seconds_per_item=[\d.e-]+/
-    plan = header["plan"]["runs"].map { |r| r.merge("params" => r["params"].except("seconds_per_item")) }
+    plan = Ractorbench::Plan::Matrix.from_h(header["plan"]).runs.map { |r| r.to_h.merge("params" => r.params.transform_keys(&:to_s).except("seconds_per_item")) }
     {plan: plan, seed: header["seed"], ids: runs.map { |r| r["id"].gsub(timing, "") },
      outcome: runs.to_h { |r| [r["id"].gsub(timing, ""), [r["status"], r["digest"], r["results"]]] }}
   end

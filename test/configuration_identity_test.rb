@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
-require "strscan"
 require "ractorbench/plan/run_spec"
 require "ractorbench/plan/shard"
 require "ractorbench/store/run_table"
@@ -37,10 +36,6 @@ class ConfigurationIdentityTest < Minitest::Test
       assert_equal "#{label}/rep#{h["rep"]}", spec.id
       # A record read back names the same configuration.
       assert_equal label, Configuration.of(h.merge("id" => spec.id)).label
-      # The store's fast path finds the label in a line by the id's mark.
-      line = StringScanner.new(%({"type":"run","id":#{JSON.generate(spec.id)},"rep":#{h["rep"]}}\n))
-      assert line.skip(Ractorbench::Store::RunTable::RUN_START), spec.id
-      assert_equal label, line[1]
       # A shard's fingerprint: the id, Ruby aside, every field in place.
       assert_equal "#{h["workload"]}/#{h["model"]}/w#{h["workers"]}/m#{h["messages"]}/#{params}/rep#{h["rep"]}",
         Ractorbench::Plan::Shard.rubyless_key(h)

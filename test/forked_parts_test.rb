@@ -3,8 +3,8 @@
 require_relative "test_helper"
 require_relative "synthetic_results"
 
-# Work done in forked parts (Ractorbench::ForkedParts: a big file's reading,
-# a report's rows of many runs) must give what doing it in one process gives,
+# Work done in forked parts (Ractorbench::ForkedParts: a report's rows of
+# many runs, a big text report's tables) must give what doing it in one process gives,
 # and a part whose process dies costs time, never an answer.
 class ForkedPartsTest < Minitest::Test
   include TempDir
@@ -18,24 +18,15 @@ class ForkedPartsTest < Minitest::Test
     assert_equal 4, pids.uniq.size, "each other part in a process of its own"
   end
 
-  # A big file's readers leave their garbage in their own processes: with
-  # here: false no part is done by the caller (while none fails).
-  def test_here_false_forks_every_part
-    parent = Process.pid
-    answers = Ractorbench::ForkedParts.map([1, 2, 3], here: false) { |part| [part, Process.pid] }
-    assert_equal [1, 2, 3], answers.map(&:first)
-    pids = answers.map(&:last)
-    refute_includes pids, parent
-    assert_equal 3, pids.uniq.size
-  end
-
   # An answer is taken in as soon as its child has it, not in the parts'
   # order: the first part's child waits until the second's has been reaped
   # (a zombie until the parent takes its answer), which in parts' order it
   # never would be, and gives up after 20 s.
   def test_an_answer_is_taken_in_when_it_is_ready_not_in_order
     pid_file = File.join(@dir, "second.pid")
-    answers = Ractorbench::ForkedParts.map([1, 2], here: false) do |part|
+    answers = Ractorbench::ForkedParts.map([0, 1, 2]) do |part|
+      next :here if part.zero?
+
       next File.write(pid_file, Process.pid) && :second if part == 2
 
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
@@ -50,24 +41,7 @@ class ForkedPartsTest < Minitest::Test
       end
       reaped ? :first_after_second_was_taken : :first_gave_up
     end
-    assert_equal %i[first_after_second_was_taken second], answers
-  end
-
-  # A child's answer goes down its pipe without leaving a copy of each
-  # write for the GC: on Ruby 3.4 and later Marshal writing 24 MB straight
-  # into an IO left 33 MB, at the moment a big file's reader held most.
-  def test_an_answer_written_leaves_little_garbage
-    answer = Array.new(12_000) { |i| format("%05d", i).b * 400 }
-    rss = -> { File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i * 1024 }
-    File.open(File::NULL, "wb") do |null|
-      GC.start
-      GC.disable # what the writing leaves stays, but for the pipe's own collections
-      before = rss.call
-      Marshal.dump(answer, Ractorbench::ForkedParts::AnswerPipe.new(null))
-      assert_operator rss.call - before, :<, 12 << 20
-    end
-  ensure
-    GC.enable
+    assert_equal %i[here first_after_second_was_taken second], answers
   end
 
   def test_a_part_whose_process_dies_is_done_here
@@ -141,7 +115,7 @@ class ForkedPartsTest < Minitest::Test
     end
     rows = Ractorbench::Analysis::Rows
     assert_equal 30 * 70, rows.resampled_runs(analysis.call(70))
-    assert_equal Ractorbench::Store::SplitRead.processes, rows.processes_for(analysis.call(70))
+    assert_equal rows.processes, rows.processes_for(analysis.call(70))
     assert_equal 0, rows.resampled_runs(analysis.call(100))
     assert_equal 1, rows.processes_for(analysis.call(100))
     assert_equal 1, rows.processes_for(analysis.call(60)), "1,800 resampled runs"

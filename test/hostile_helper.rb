@@ -58,7 +58,7 @@ module HostileHelper
 
   def assert_plan_exact(path)
     header = results_lines(path).first
-    planned = header["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }
+    planned = Ractorbench::Plan::Matrix.from_h(header["plan"]).runs.map(&:id)
     ids = runs_in(path).map { |r| r["id"] }
     assert_equal ids.uniq, ids, "a run was recorded twice"
     assert_equal planned.sort, ids.sort, "the plan is not complete"

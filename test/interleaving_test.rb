@@ -49,7 +49,7 @@ class InterleavingTest < Minitest::Test
         "--ruby", "a=#{RbConfig.ruby}", "--ruby", "b=#{RbConfig.ruby}", "--seed", "5", "-o", out)
       assert_equal 0, run.code, run.err
       header, *runs = results_lines(out)
-      planned = header["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }
+      planned = Ractorbench::Plan::Matrix.from_h(header["plan"]).runs.map(&:id)
       assert_equal planned, runs.sort_by { |r| r["seq"] }.map { |r| r["id"] }
       assert_equal (1..24).to_a, runs.map { |r| r["seq"] }
       assert_equal 5, header["plan"]["seed"]

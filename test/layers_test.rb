@@ -16,8 +16,8 @@ class LayersTest < Minitest::Test
     %w[harness],
     # What every stage may use: errors, words, names made printable, numbers checked, paths,
     # the version, the terminal's width and colour, work in forked parts,
-    # C functions, memory handed back, YJIT for our own long loops, the statistics.
-    %w[errors plural printable numbers paths version console forked_parts libc spare_memory own_jit stats],
+    # C functions, the statistics.
+    %w[errors plural printable numbers paths version console forked_parts libc stats],
     %w[plan],      # what to run: configurations, run specs, suites, sizes
     %w[measure],   # one child: launch, limits, kill, outcome, interference
     %w[rubies],    # the Rubies under test, probed by a child (measure)

@@ -2,11 +2,12 @@
 
 require "test_helper"
 
-# Hostile corpus, round two, class 4 (issue 23): `--resume` trusts the
-# header. Promise: the plan a header recorded is checked as a command line
-# is (workloads, models, sizes, timeout, Rubies, every planned run's
-# fields) and the file's runs must be runs of it, before any line is
-# written or cut: one line, exit 2, the file byte for byte as it was.
+# `--resume` trusts the header. Promise: the plan a header recorded (its
+# recipe, built again and checked against its digest; or, in a file written
+# before the recipe, every run listed) is checked as a command line is
+# (workloads, models, sizes, timeout, Rubies, every planned run's fields) and
+# the file's runs must be runs of it, before any line is written or cut: one
+# line, exit 2, the file byte for byte as it was.
 class ResumeChecksTest < Minitest::Test
   include CLIHelper
   include TempDir
@@ -69,25 +70,61 @@ class ResumeChecksTest < Minitest::Test
     end
   end
 
-  def test_a_sound_file_still_resumes
+  def test_a_file_with_a_recipe_resumes
+    assert_equal %w[seed recipe size digest], @header["plan"].keys, "the header holds the plan's recipe, not its runs"
     result = ractorbench("run", "--resume", @out)
     assert_equal 0, result.code, result.err
     assert_equal 4, runs_in(@out).size
+    assert_equal Ractorbench::Plan::Matrix.from_h(@header["plan"]).runs.map(&:id).sort, runs_in(@out).map { |r| r["id"] }.sort
+  end
+
+  # A file written before the recipe lists every planned run in its header.
+  def test_a_file_with_every_planned_run_listed_resumes
+    rewrite(listed(@header))
+    result = ractorbench("run", "--resume", @out)
+    assert_equal 0, result.code, result.err
+    assert_match(/resuming .*: 3 runs done, 1 to go/, result.err)
+    assert_equal listed(@header)["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }.sort,
+      runs_in(@out).map { |r| r["id"] }.sort
+  end
+
+  # A recipe that does not build the runs its digest names (edited, or
+  # written by a version that builds plans otherwise) is refused.
+  def test_a_recipe_whose_digest_does_not_match_is_refused
+    refused(/\Aractorbench: cannot resume .*r\.jsonl: its header's plan recipe builds other runs than those it recorded \(digest sha256:\h+\.\.\., recorded sha256:\h+\.\.\.\): edited, or written by another version; it can only be run again from the start \(-o\)\n\z/, listed: false) do |h|
+      h["plan"]["seed"] += 1
+    end
+    refused(/its header's plan recipe builds other runs than those it recorded/, listed: false) { |h| h["plan"]["recipe"]["reps"] = 3 }
+    refused(/its header's plan recipe builds other runs than those it recorded/, listed: false) { |h| h["plan"]["digest"] = "sha256:0" }
+    refused(/its header's plan has a recipe that builds no plan/, listed: false) { |h| h["plan"]["recipe"].delete("entries") }
+    refused(/its header's plan has a recipe that builds no plan/, listed: false) { |h| h["plan"]["recipe"]["reps"] = "2" }
+    # Checked before it is built: a recipe of a trillion runs is no plan to build.
+    refused(/not one ractorbench would run \(this plan has 2000000000000 runs, over a day/, listed: false) do |h|
+      h["plan"]["recipe"]["reps"] = 10**12
+    end
+    refused(/not one ractorbench would run \(--shard 1\/0: N/, listed: false) { |h| h["plan"]["shard"] = {"index" => 1, "count" => 0} }
   end
 
   private
 
-  # The header changed by the block; --resume refused, nothing run, the
-  # file untouched.
-  def refused(message)
-    header = JSON.parse(JSON.generate(@header))
+  # The header changed by the block (with its plan's runs listed, unless
+  # listed: false); --resume refused, nothing run, the file untouched.
+  def refused(message, listed: true)
+    header = JSON.parse(JSON.generate(listed ? listed(@header) : @header))
     yield header
-    lines = File.readlines(@out)
-    File.write(@out, ([JSON.generate(header) + "\n"] + lines.drop(1)).join)
+    rewrite(header)
     before = File.binread(@out)
     assert_usage_error ractorbench("run", "--resume", @out), message
     assert_equal before, File.binread(@out), "the file was changed"
   ensure
-    File.write(@out, ([JSON.generate(@header) + "\n"] + File.readlines(@out).drop(1)).join)
+    rewrite(@header)
+  end
+
+  def rewrite(header) = File.write(@out, ([JSON.generate(header) + "\n"] + File.readlines(@out).drop(1)).join)
+
+  # The header as a version before the recipe wrote it: every planned run listed.
+  def listed(header)
+    matrix = Ractorbench::Plan::Matrix.from_h(header["plan"])
+    header.merge("plan" => {"seed" => matrix.seed, "runs" => matrix.runs.map(&:to_h)})
   end
 end

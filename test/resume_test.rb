@@ -27,7 +27,7 @@ class ResumeTest < Minitest::Test
 
       header = results_lines(out).first
       lines = runs_in(out)
-      planned = header["plan"]["runs"].map { |r| "sleeper/#{r["model"]}/w1/m1/seconds=0.15/ruby/rep#{r["rep"]}" }
+      planned = Ractorbench::Plan::Matrix.from_h(header["plan"]).runs.map { |r| "sleeper/#{r.model}/w1/m1/seconds=0.15/ruby/rep#{r.rep}" }
       ids = lines.map { |r| r["id"] }
       assert_equal ids.uniq, ids, "a run was duplicated"
       assert_equal planned.sort, ids.sort, "a run was lost"

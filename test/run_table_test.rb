@@ -3,8 +3,8 @@
 require_relative "test_helper"
 require_relative "synthetic_results"
 
-# Store.read folds each run line into its configuration's columns (issue 11:
-# a million runs in memory that follows the configurations, not the lines).
+# Store.read folds each run line into its configuration's columns: memory
+# that follows the configurations and the figures read, not the lines.
 # What goes in must come back out the same, field by field, whatever the
 # lines hold; and what stays in memory must not grow a Hash per run.
 class RunTableTest < Minitest::Test
@@ -63,9 +63,8 @@ class RunTableTest < Minitest::Test
     assert_equal [nil, "d1"], [table[3]["digest"], table[2]["digest"]]
   end
 
-  # Lines like their neighbours take a quicker way into the columns (only
-  # the fields that vary are checked): a bad value there must still cost its
-  # line, and a printed field must still be made printable.
+  # Lines like their neighbours are checked as closely as the first: a bad
+  # value costs its line, and a printed field is made printable.
   def test_lines_like_their_neighbours_are_checked_as_closely
     runs = (0...8).map { |i| base_run(i, i + 1).merge("reason" => "fine #{i}") }
     runs[3]["messages_time"] = "fast"
@@ -78,6 +77,10 @@ class RunTableTest < Minitest::Test
     assert_equal 5, contents.runs.size
     assert_equal "red \\e[31mtext", contents.runs[3]["reason"]
     assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r["messages_time"] }, contents.runs.map { |r| r["messages_time"] }
+    # What a bad line's fields before its bad one went into is taken back.
+    %w[seq whole_time].each do |field|
+      assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r[field] }, contents.runs.map { |r| r[field] }, field
+    end
   end
 
   def test_a_run_read_back_after_its_file_changed_keeps_what_the_columns_hold
@@ -118,32 +121,24 @@ class RunTableTest < Minitest::Test
     assert_operator grown, :<, configs * reps / 10, "#{grown} objects stayed alive for #{configs * reps} runs"
   end
 
-  # Several forked readers, each a stretch of the file, must give what one
-  # reader gives: the same runs in the same order, the same skipped line
-  # numbers, the same cut last line; whichever stretch a damaged line falls in.
-  def test_readers_in_parallel_read_what_one_reader_reads
+  # Damaged lines cost their own runs, named by line number; a cut last
+  # line is the run a collector was writing, not damage.
+  def test_damaged_lines_are_skipped_by_number_and_a_cut_last_line_tolerated
     lines = many_runs(4, 50).map { |r| JSON.generate(r) }
     lines[17] = "{not json"
     lines[120] = JSON.generate(JSON.parse(lines[120]).merge("workers" => "two"))
     lines[150] = "\xFF\xFE".b
     path = write([])
     File.write(path, lines.join("\n") + "\n" + lines.last[0, 40], mode: "ab")
-    one = Ractorbench::Store.read(path, readers: 1)
-    [2, 3, 7].each do |readers|
-      many = Ractorbench::Store.read(path, readers: readers)
-      assert_equal readers, many.readers, "each stretch read by a process of its own"
-      assert_equal one.runs.map(&:to_h), many.runs.map(&:to_h), "#{readers} readers"
-      assert_equal one.skipped, many.skipped, "#{readers} readers"
-      assert many.truncated, "#{readers} readers: the cut last line"
-      assert_equal one.runs.columns.map(&:size), many.runs.columns.map(&:size)
-    end
-    assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer"], [152, "not a JSON object"]], one.skipped
-    assert_equal 197, one.runs.size
-    assert_equal 1, one.readers
+    contents = Ractorbench::Store.read(path)
+    assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer"], [152, "not a JSON object"]], contents.skipped
+    assert contents.truncated
+    assert_equal 197, contents.runs.size
+    assert_equal [49, 49, 49, 50], contents.runs.columns.map(&:size), "each damaged line its own configuration's"
   end
 
   # Failed and disturbed runs are told in the file's order, whichever
-  # configurations they are of and however many readers read the file.
+  # configurations they are of.
   def test_failed_and_disturbed_runs_are_listed_in_file_order
     runs = many_runs(4, 30).shuffle(random: Random.new(4))
     runs.each_with_index do |run, i|
@@ -153,67 +148,20 @@ class RunTableTest < Minitest::Test
     path = write(runs)
     failed = runs.select { |run| run["status"] == "failed" }.map { |run| run["id"] }
     disturbed = runs.select { |run| run["disturbed"] }.map { |run| run["id"] }
-    [1, 2].each do |readers|
-      analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(path, readers: readers))
-      assert_equal failed, analysis.crashed_runs.map { |run| run["id"] }, "#{readers} readers"
-      assert_equal disturbed, analysis.disturbed_runs.map { |run| run["id"] }, "#{readers} readers"
-    end
+    analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(path))
+    assert_equal failed, analysis.crashed_runs.map { |run| run["id"] }
+    assert_equal disturbed, analysis.disturbed_runs.map { |run| run["id"] }
   end
 
-  # Each reader folds its share of the configurations, whole, and passes
-  # over the others' lines: every configuration in exactly one reader's
-  # table, every reader given some, each counting every line of the file.
-  # A reader reads with YJIT where Ruby can turn it on; this process is left
-  # as it was.
-  def test_each_reader_folds_a_share_of_the_configurations
-    path = write(many_runs(20, 30))
-    body = File.open(path, &:gets).bytesize
-    here = Ractorbench::OwnJit.on?
-    parts = Ractorbench::Store::SplitRead.start(path, body, File.size(path), Ractorbench::Store::Source.new(path), 2).answers
-    assert_equal 2, parts.map(&:reader).uniq.size, "two processes"
-    can = defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enable) || here
-    assert_equal [can, can], parts.map(&:jit)
-    assert_equal here, Ractorbench::OwnJit.on?
-    shares = parts.map { |part| part.table.columns.map(&:label) }
-    assert_empty shares[0] & shares[1], "no configuration in both"
-    assert_equal 20, shares.sum(&:size)
-    assert_equal [10, 10], shares.map(&:size), "labels dealt out in turn as they first appear"
-    assert_equal [600, 600], parts.map(&:lines)
-    assert_equal 600, parts.sum { |part| part.table.size }
-    parts.each { |part| part.table.columns.each { |columns| assert_equal 30, columns.size, columns.label } }
-  end
-
-  # A run whose id names another configuration than its fields is folded
-  # by the reader its id's label belongs to, while the rest of its
-  # configuration may be another's: the two tables then cannot be merged run
-  # by run, and the file is read again by one reader, to the same runs.
-  def test_a_configuration_in_two_readers_tables_is_read_again_alone
+  # A run whose id names another configuration than its fields is a run
+  # of its fields' configuration, and reads back with its own id.
+  def test_a_run_whose_id_names_another_configuration_reads_back_as_written
     runs = many_runs(6, 10)
-    # Labels are dealt out as they first appear: m1 to the first reader, m2 to the second.
     victim = runs.index { |run| run["id"] == "prime/threads/w2/m1/ruby/rep5" }
     runs[victim]["id"] = "prime/threads/w2/m2/ruby/rep5"
-    path = write(runs)
-    one = Ractorbench::Store.read(path, readers: 1)
-    two = Ractorbench::Store.read(path, readers: 2)
-    assert_equal one.runs.map(&:to_h), two.runs.map(&:to_h)
-    assert_equal runs[victim]["id"], two.runs[victim].to_h["id"]
-    assert_equal 1, two.readers, "read again here"
-    assert_equal 2, Ractorbench::Store.read(write(many_runs(6, 10)), readers: 2).readers, "the same file with its ids planned"
-  end
-
-  # A big file's readers are at work before its header is parsed: a first
-  # line that is no ractorbench header is one clear error all the same, and
-  # ends every reader (none left reading, none left a zombie).
-  def test_readers_started_before_a_bad_header_are_ended_with_it
-    lines = many_runs(4, 50).map { |r| JSON.generate(r) }
-    path = File.join(@dir, "other.jsonl")
-    File.write(path, ([JSON.generate({"type" => "header", "tool" => "another tool"})] + lines).join("\n") + "\n")
-    children = -> { Dir["/proc/#{Process.pid}/task/*/children"].flat_map { |f| File.read(f).split } }
-    before = children.call
-    error = assert_raises(Ractorbench::UsageError) { Ractorbench::Store.read(path, readers: 2) }
-    assert_match(/other.jsonl is not a ractorbench results file/, error.message)
-    assert_equal before, children.call, "no reader left behind"
-    assert_equal 2, Ractorbench::Store.read(write(many_runs(4, 50)), readers: 2).readers, "the same file with a header: two readers"
+    contents = Ractorbench::Store.read(write(runs))
+    assert_equal runs, contents.runs.map(&:to_h)
+    assert_equal 10, contents.runs.columns.find { |c| c.label == "prime/threads/w2/m1/ruby" }.size
   end
 
   # Fields a report computes with are checked like the others: a seq that
@@ -245,7 +193,7 @@ class RunTableTest < Minitest::Test
 
   # eql? takes 0.0 for -0.0 and a Hash for one with its keys in another
   # order; a run must still read back as its line has it, whatever the
-  # lines before it and whichever reader read it (a parameter of -0.0 names
+  # lines before it (a parameter of -0.0 names
   # a configuration whose planned ids differ from those of 0.0).
   def test_runs_read_back_as_written_where_eql_would_merge_them
     runs = (0...12).map { |i| base_run(i, i + 1) }
@@ -260,22 +208,19 @@ class RunTableTest < Minitest::Test
       base_run(20 + i, i + 1).merge("id" => "prime/threads/w2/m4/x=#{x}/ruby/rep#{i + 1}", "params" => {"x" => x})
     end
     path = write(runs + tilted)
-    [1, 2, 3, 5].each do |readers|
-      table = Ractorbench::Store.read(path, readers: readers).runs
-      (runs + tilted).zip(table.to_a).each do |line, run|
-        stored = run.columns.stored(run.row)
-        %w[id load_average_1m params settings].each do |key|
-          next unless line.key?(key)
+    table = Ractorbench::Store.read(path).runs
+    (runs + tilted).zip(table.to_a).each do |line, run|
+      stored = run.columns.stored(run.row)
+      %w[id load_average_1m params settings].each do |key|
+        next unless line.key?(key)
 
-          # inspect tells -0.0 from 0.0 and shows keys in their order
-          assert_equal line[key].inspect, stored[key].inspect, "#{readers} readers, #{line["id"]}: #{key}"
-        end
+        # inspect tells -0.0 from 0.0 and shows keys in their order
+        assert_equal line[key].inspect, stored[key].inspect, "#{line["id"]}: #{key}"
       end
     end
   end
 
-  # A pipe cannot be cut into stretches or read back: it is read once, as it
-  # comes, and gives the same report as the file.
+  # A pipe cannot be read back: it is read once, as it comes, and gives the same report as the file.
   def test_a_results_file_piped_in_reports_as_the_file_does
     path = write(varied_lines)
     from_file, _, status = Open3.capture3(RbConfig.ruby, EXE, "report", path, "--format", "csv")

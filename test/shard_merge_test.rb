@@ -27,7 +27,7 @@ class ShardMergeTest < Minitest::Test
       assert_match(%r{shard #{i}/3 of a plan of 24}, result.err)
       path
     end
-    plan_ids = results_lines(whole).first["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }
+    plan_ids = Ractorbench::Plan::Matrix.from_h(results_lines(whole).first["plan"]).runs.map(&:id)
     assert_equal 24, plan_ids.uniq.size
 
     headers = shards.map { |s| results_lines(s).first }
@@ -43,7 +43,8 @@ class ShardMergeTest < Minitest::Test
     assert_match(/merged 24 runs of 3 files \(1 machine: /, result.err)
     merged_runs = runs_in(merged)
     assert_equal plan_ids.sort, merged_runs.map { |r| r["id"] }.sort, "every run of the plan exactly once"
-    assert_equal plan_ids.sort, results_lines(merged).first["plan"]["runs"].map { |r| Ractorbench::Plan::RunSpec.from_h(r).id }.sort
+    assert_equal plan_ids.sort, Ractorbench::Plan::Matrix.from_h(results_lines(merged).first["plan"]).runs.map(&:id).sort
+    assert_equal results_lines(whole).first["plan"], results_lines(merged).first["plan"], "the shards' recipe, whole"
     assert merged_runs.all? { |r| r["status"] == "ok" }
     whole_digests = runs_in(whole).to_h { |r| [r["id"], r["digest"]] }
     assert_equal whole_digests, merged_runs.to_h { |r| [r["id"], r["digest"]] }

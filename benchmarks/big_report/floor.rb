@@ -1,27 +1,38 @@
 # frozen_string_literal: true
 
-# The floor `report` is measured against: every run line of FILE through
-# JSON.parse and nothing kept, in READERS processes (each parsing its
-# stretch of the file, cut at line starts as the store cuts it), the header
-# by the first. Run as its own process, so its time and memory are its own.
+# The floor `report` is measured against: FILE read plainly in one process,
+# each line parsed and, per configuration, the fields the store keeps (every
+# field the field table does not mark unread) kept as parsed, one list a
+# field; the digest checked as it comes (one a configuration), failed and
+# disturbed runs kept by their line's offset (to be read back when shown).
+# With "figures" after FILE, only the numbers of those fields are kept, and
+# the worker spread as one number. Run as its own process, so its time and
+# memory are its own.
 require "json"
+require_relative "../../harness/ractorbench/harness/fields"
 
-path, readers = ARGV[0], Integer(ARGV.fetch(1, "1"))
-size = File.size(path)
-cuts = File.open(path, "rb") do |file|
-  (1...readers).map do |k|
-    file.seek(size * k / readers)
-    file.gets
-    file.pos
+figures = ARGV[1] == "figures"
+unread = Ractorbench::Harness::Fields.unread.to_h { |field| [field.name, true] }
+Kept = Struct.new(:size, :fields, :digests, :spreads, :shown)
+configurations = Hash.new { |h, names| h[names] = Kept.new(0, Hash.new { |f, name| f[name] = [] }, {}, [], []) }
+File.open(ARGV.fetch(0), "rb") do |file|
+  JSON.parse(file.gets).fetch("tool")
+  offset = file.pos
+  file.each_line do |line|
+    run = JSON.parse(line)
+    if run["type"] == "run"
+      kept = configurations[run.values_at("workload", "model", "workers", "messages", "params", "ruby")]
+      run.each do |name, value|
+        kept.fields[name][kept.size] = value if !unread.key?(name) && (!figures || value.is_a?(Numeric))
+      end
+      kept.digests[run["digest"]] = true if run["status"] == "ok"
+      jobs = run["worker_jobs"]
+      kept.spreads[kept.size] = jobs.max.fdiv(jobs.sum) if figures && jobs.is_a?(Array) && !jobs.empty? && jobs.sum.positive?
+      kept.shown << offset if run["status"] != "ok" || run["disturbed"]
+      kept.size += 1
+    end
+    offset += line.bytesize
   end
 end
-stretches = ([0] + cuts + [size]).each_cons(2).to_a
-parse = lambda do |(from, to)|
-  File.open(path, "rb") do |file|
-    file.seek(from)
-    JSON.parse(file.gets) while file.pos < to
-  end
-end
-pids = stretches.drop(1).map { |stretch| fork { parse.call(stretch) } }
-parse.call(stretches.first)
-pids.each { |pid| Process.wait(pid) }
+wrong = configurations.count { |_, kept| kept.digests.size > 1 }
+puts "#{configurations.size} configurations, #{configurations.sum { |_, kept| kept.size }} runs, #{wrong} with digests that disagree"

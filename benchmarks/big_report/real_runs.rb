@@ -13,8 +13,10 @@ require_relative "../../lib/ractorbench/plan/configuration"
 # costs with noise at the precision the collector writes them, worker job
 # counts split anew, a share of the runs disturbed and a share failed (a real
 # failed run's failure fields on an ok configuration). The header is the
-# real one with the plan of every line, so the file is a results file of that
-# plan. Deterministic for a seed.
+# real one with a plan the size of the file's and the digest of its runs, as
+# a collection writes it (no recipe: these copies are no command line's), or
+# with listed: true every planned run listed, as files written before the
+# recipe hold them. Deterministic for a seed.
 class RealRuns
   IDENTITY = %w[workload model workers messages params ruby rep].freeze
   # Seconds as the collector writes them: clock differences in full, CPU
@@ -33,7 +35,8 @@ class RealRuns
   attr_reader :configurations, :reps
 
   # lines: the real collection's lines (its header first).
-  def initialize(lines, runs:, configurations:, disturbed:, failed:, seed: 1)
+  def initialize(lines, runs:, configurations:, disturbed:, failed:, seed: 1, listed: false)
+    @listed = listed
     @header = JSON.parse(lines.first)
     real = lines.drop(1).map { |line| JSON.parse(line) }.select { |r| r["type"] == "run" }
     @samples = real.group_by { |r| r["id"].sub(%r{/rep\d+\z}, "") }.values
@@ -73,8 +76,14 @@ class RealRuns
 
   def header_line(order)
     plan = order.map { |samples, copy, rep| identity(samples.first, copy).merge("rep" => rep) }
+    recorded = if @listed
+      {"seed" => @header["seed"], "runs" => plan}
+    else
+      ids = plan.map { |run| Ractorbench::Plan::Configuration.of(run).run_id(run["rep"]) }
+      {"seed" => @header["seed"], "size" => plan.size, "digest" => "sha256:#{Digest::SHA256.hexdigest(ids.map { |id| "#{id}\n" }.join)}"}
+    end
     header = @header.merge("command" => "benchmarks/big_report.rb (#{@runs} runs from: #{@header["command"]})",
-      "reps" => @reps, "plan" => {"seed" => @header["seed"], "runs" => plan})
+      "reps" => @reps, "plan" => recorded)
     "#{JSON.generate(header)}\n"
   end
 

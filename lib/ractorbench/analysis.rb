@@ -18,7 +18,7 @@ module Ractorbench
   # CPU use, memory, failures.
   class Analysis
     # One configuration's samples and what they add up to, read from its
-    # Store::Columns: rows, not Hashes, so a million runs stay cheap.
+    # Store::Columns: rows, not Hashes.
     class Group
       extend Forwardable
 

@@ -151,10 +151,10 @@ module Ractorbench
     def slice(plan)
       return plan unless @shard
 
-      runs = @shard.select(plan.runs)
+      slice = plan.slice(@shard)
       # An empty slice is no error: a CI matrix of fixed size may have one.
-      @say.call("ractorbench: no run of this plan's #{plan.runs.size} falls in shard #{@shard}") if runs.empty?
-      Plan::Matrix.new(seed: plan.seed, runs: runs)
+      @say.call("ractorbench: no run of this plan's #{plan.runs.size} falls in shard #{@shard}") if slice.runs.empty?
+      slice
     end
 
     def probe

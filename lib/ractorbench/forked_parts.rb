@@ -6,9 +6,9 @@ module Ractorbench
   # first done here meanwhile: the same answers as doing every part here, in
   # a fraction of the time on a machine with cores to spare. A part whose
   # process fails (killed, out of memory, fork refused) is done here after
-  # the others: it costs time, never an answer. Used for reading a big
-  # results file (Store::SplitRead), for a report's rows of many runs
-  # (Analysis::Rows) and for a big text report's tables (Reports::Text).
+  # the others: it costs time, never an answer. Used for a report's rows
+  # of many runs (Analysis::Rows) and for a big text report's tables
+  # (Reports::Text).
   module ForkedParts
     module_function
 
@@ -16,24 +16,14 @@ module Ractorbench
     # never nil or false: those mean a child that failed). Interrupted
     # (Ctrl-C, SIGTERM, an error here), it ends every child still working
     # before it returns: none works on for a caller that is gone.
-    # here: false forks the first part too, so that what the work leaves
-    # behind (a reader's garbage, its heap grown and holed) is never this
-    # process's; this one only takes the answers in.
-    def map(parts, here: true, &work) = start(parts, here: here, &work).answers
-
-    # The children forked and working, their answers taken later (Started#answers):
-    # the caller does something else meanwhile (a big file's header is
-    # parsed while its readers read). Whoever starts must take the answers
-    # or abandon the children.
-    def start(parts, here: true, &work) = Started.new(parts, here, work)
+    def map(parts, &work) = Started.new(parts, work).answers
 
     # Parts whose children are at work.
     class Started
-      def initialize(parts, here, work)
+      def initialize(parts, work)
         @parts = parts
-        @here = here
         @work = work
-        @forked = here ? parts.drop(1) : parts
+        @forked = parts.drop(1)
         @children = []
         @forked.each { |part| @children << ForkedParts.spawn(part, &work) }
       rescue Exception # rubocop:disable Lint/RescueException -- interrupted while forking: none is left working
@@ -43,7 +33,7 @@ module Ractorbench
 
       # Every part's answer, in the parts' order (see ForkedParts.map).
       def answers
-        mine = @here ? [@work.call(@parts.first)] : []
+        mine = [@work.call(@parts.first)]
         answers = []
         bytes = Hash.new { |h, i| h[i] = "".b }
         chunk = "".b # one buffer for every read: half a big file's table is 28 reads of a megabyte
@@ -88,7 +78,7 @@ module Ractorbench
       reader, writer = IO.pipe
       pid = fork do
         reader.close
-        Marshal.dump(yield(part), AnswerPipe.new(writer))
+        Marshal.dump(yield(part), writer)
         writer.close
         exit!(0)
       rescue Exception # rubocop:disable Lint/RescueException -- a child must never run the parent's at_exit code
@@ -103,30 +93,6 @@ module Ractorbench
     end
 
     CHUNK = 1 << 20
-
-    # The pipe a child writes its answer into. Marshal writes a few
-    # kilobytes at a time, and from Ruby 3.4 each IO#write leaves a copy of
-    # what it wrote for the GC (Marshal empties its buffer after the write).
-    # A big file's reader wrote 24 MB, and left 30 MB of such copies at the
-    # very moment it held most; a minor GC every few megabytes takes them
-    # back for a tenth of the time the writing takes.
-    class AnswerPipe
-      COLLECT_EVERY = 4 << 20
-
-      def initialize(io)
-        @io = io
-        @since = 0
-      end
-
-      def write(bytes)
-        @since += bytes.bytesize
-        if @since >= COLLECT_EVERY
-          GC.start(full_mark: false)
-          @since = 0
-        end
-        @io.write(bytes)
-      end
-    end
 
     # The indexes of children whose pipes have something to read (or who
     # ended), nil when none is left; a child never forked (fork refused)

@@ -2,6 +2,7 @@
 
 require_relative "../analysis"
 require_relative "../analysis/sweep"
+require_relative "../plan/matrix"
 require_relative "diagnosis"
 require_relative "report"
 
@@ -81,7 +82,7 @@ module Ractorbench
 
       private
 
-      def reps = Array(@analysis.header.dig("plan", "runs")).map { |r| r["rep"] }.compact.max
+      def reps = Plan::Matrix.planned(@analysis.header["plan"]).map(&:rep).max
 
       # A model that failed in the sweep on an item the check did not try.
       def failure_diagnoses(known)

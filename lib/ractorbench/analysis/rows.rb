@@ -4,8 +4,7 @@ require_relative "row"
 require_relative "ops_per_second"
 require_relative "../analysis"
 require_relative "../forked_parts"
-require_relative "../spare_memory"
-require_relative "../store/split_read"
+require_relative "../measure/machine"
 require_relative "../stats/bootstrap"
 
 module Ractorbench
@@ -28,6 +27,17 @@ module Ractorbench
       # them left behind (made).
       GARBAGE_RUNS = 10_000
 
+      MAX_PROCESSES = 8
+
+      # How many processes share a big report's work (its rows, its text
+      # tables): RACTORBENCH_READERS when set, else one per usable core
+      # (one where there is no fork).
+      def processes
+        return 1 unless Process.respond_to?(:fork)
+
+        (Integer(ENV["RACTORBENCH_READERS"], exception: false) || Measure::Machine.usable_cores).clamp(1, MAX_PROCESSES)
+      end
+
       # processes: how many make the rows (default: one a usable core for
       # IN_PARTS runs or more or RESAMPLED_IN_PARTS resampled ones,
       # RACTORBENCH_READERS when set, else one).
@@ -38,7 +48,6 @@ module Ractorbench
         parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
         if parts.size > 1
           header = analysis.header
-          SpareMemory.settle
           made = ForkedParts.map(parts) { |part| made(part, header) }
           parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
         end
@@ -65,7 +74,7 @@ module Ractorbench
       def pairs(analysis) = groups(analysis).zip(self.for(analysis))
 
       def processes_for(analysis)
-        return Store::SplitRead.processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
+        return processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
 
         1
       end

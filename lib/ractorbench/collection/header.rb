@@ -12,8 +12,9 @@ module Ractorbench
     # The first line of every results file a collection writes (run, the
     # tour, try, Ractorbench.run and .try): what was asked (the command line
     # or the Ruby call), the seed, the machine, the Rubies as probed, the
-    # catalog's extra files, the models' traits, and the whole plan, which
-    # `--resume` runs again and `merge` matches.
+    # catalog's extra files, the models' traits, and the plan by its recipe
+    # and digest (Plan::Matrix#to_h), which `--resume` builds again and
+    # `merge` matches.
     module Header
       # reps: what run and the tour record of their repetitions; try's header
       # has never had the field, so without reps it is left out.

@@ -57,7 +57,7 @@ module Ractorbench
 
         renderer = @format
         Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
-        contents = Store.read(@path, plan: false) # no report reads the plan's runs
+        contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         pooled_machines(contents)
         analysis = Analysis.new(contents, first_run: @first_run || "auto")

@@ -368,7 +368,7 @@ module Ractorbench
       # check's time per item and the sweep's worker counts.
       def recorded_items_note(analysis)
         try = analysis.header["try"]
-        counts = Array(analysis.header.dig("plan", "runs")).reject { |r| analysis.baseline?(r["model"]) }.map { |r| r["workers"] }.uniq.sort
+        counts = Ractorbench::Plan::Matrix.planned(analysis.header["plan"]).reject { |r| analysis.baseline?(r.model) }.map(&:workers).uniq.sort
         return if counts.empty?
 
         items, note = Ractorbench::Advisor::SweepPlan.items(@items, try.dig("preflight", "seconds_per_item"), counts)

@@ -79,7 +79,7 @@ module Ractorbench
 
       # A planned run's id: the label and the repetition. label: an already
       # built label (the results reader checks a million ids against one).
-      def self.run_id(label, rep) = "#{label}#{Configuration::REP_MARK}#{rep}"
+      def self.run_id(label, rep) = "#{label}/rep#{rep}"
 
       def run_id(rep) = self.class.run_id(label, rep)
 
@@ -99,9 +99,5 @@ module Ractorbench
       # (workers x messages) at another count is the same computation.
       def jobs_key = [workload, workers.to_i * messages.to_i, params_label, ruby]
     end
-
-    # What comes between a run id's label and its repetition: the store's
-    # fast path finds a line's label by it (Store::RunTable::RUN_START).
-    Configuration::REP_MARK = "/rep"
   end
 end

@@ -5,7 +5,6 @@ require_relative "../analysis/rows"
 require_relative "parts/cells"
 require_relative "../plan/configuration"
 require_relative "../forked_parts"
-require_relative "../store/split_read"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
 require_relative "parts/memory_tables"
@@ -77,7 +76,7 @@ module Ractorbench
       # (a million runs' report peaked at 300 MB there).
       TABLES_APART = 200
 
-      def drawn(tables, rows, processes: Store::SplitRead.processes)
+      def drawn(tables, rows, processes: Analysis::Rows.processes)
         return tables.map { |table| public_send(table, rows) } if rows.size < TABLES_APART
 
         texts = ForkedParts.map(parts(tables, processes)) { |part| part.to_h { |table| [table, public_send(table, rows) || ""] } }.reduce(:merge)

@@ -40,23 +40,6 @@ module Ractorbench
 
         [nil, "its first line is longer than #{HEADER / 1024 / 1024} MB"]
       end
-
-      # The offset of the next line start at or after `at` (to, if none
-      # before to), found a piece at a time, each read into the same buffer:
-      # the end of a header of a hundred megabytes is found before forking
-      # readers (Store.read), whose memory must not start with its pieces.
-      def next_line_start(file, at, to)
-        file.seek(at)
-        buffer = "".b
-        while at < to
-          piece = file.read([PIECE, to - at].min, buffer) or break
-          newline = piece.index("\n")
-          return [at + newline + 1, to].min if newline
-
-          at += piece.bytesize
-        end
-        to
-      end
     end
   end
 end

@@ -1,66 +1,63 @@
 # frozen_string_literal: true
 
-require_relative "marker"
-require_relative "packed_list"
+require_relative "run_record"
 
 module Ractorbench
   module Store
     class Columns
-      # Whether b is a as a line wrote it: eql? and more, since 0.0 is eql?
-      # to -0.0 and a Hash to one with its keys in another order, and a run
-      # must read back as its line has it, whatever lines came before it.
-      # (A zero's sign by Float#arg, 0 or π: 1 / a made an Infinity object
-      # for every zero a big file's constant columns were checked against.)
-      def self.same?(a, b)
-        return false unless a.eql?(b)
-
-        case a
-        when Float then !a.zero? || a.arg == b.arg
-        when Hash then a.keys.zip(b.keys).all? { |x, y| same?(x, y) } && a.all? { |k, v| same?(v, b[k]) }
-        when Array then a.each_index.all? { |i| same?(a[i], b[i]) }
-        else true
-        end
-      end
-
-      # Values eql? does not tell from others that differ (same?).
-      # A Hash of one key has no order to differ in.
-      def self.delicate?(value)
-        case value
-        when Float then value.zero?
-        when Hash then value.size > 1 || value.each_value.any? { |v| delicate?(v) }
-        when Array then value.any? { |v| delicate?(v) }
-        else false
-        end
-      end
-
-      # One field over the runs: a constant until a run differs, then an Array.
+      # One field over a configuration's runs: a value while every run has
+      # the same, then a list. A value is checked as the field table says
+      # (RunRecord.field) unless it is the one every run before had, and a
+      # value like one kept already (a digest, a status, a worker spread) is
+      # kept as that one, not as an object a run.
       class Column
-        def initialize
+        attr_reader :constant, :length
+
+        # kind: what RunRecord.field checks values as (nil: not checked here).
+        def initialize(name, kind)
+          @name = name
+          @kind = kind
           @constant = MISSING
           @values = nil
           @length = 0
-          # Whether @values holds a MISSING: reading a column then maps them
-          # to nil, else it is copied as it is (checking a million Floats
-          # against MISSING costs more than the copy).
+          # Whether @values holds a MISSING (a run without the field).
           @holes = false
+          @kept = {}
         end
 
+        def constant? = @values.nil?
+
+        # Rows come in order; rows skipped are runs without this field. A
+        # BadLine leaves the column as it was.
         def set(row, value)
-          unless @values
-            if @length.zero? && row.zero?
+          return @length += 1 if @values.nil? && row == @length && same_as_constant?(value)
+
+          value = kept(@kind ? RunRecord.field(@name, value, @kind) : value)
+          if @values.nil?
+            if row.zero?
               @constant = value
-              @length = 1
-              return
+              return @length = 1
             end
-            if row == @length && Columns.same?(value, @constant)
-              @length += 1
-              return
-            end
-            materialize
+            return @length += 1 if row == @length && Columns.same?(value, @constant)
+
+            @values = Array.new(@length, @constant)
+            @holes = MISSING.equal?(@constant) && @length.positive?
           end
-          pad(row)
+          if row > @values.size
+            @values.fill(MISSING, @values.size, row - @values.size)
+            @holes = true
+          end
           @values << value
           @length = row + 1
+        end
+
+        # Back to its first rows (the rest of a line that turned out bad).
+        def truncate(rows)
+          return if @length <= rows
+
+          @length = rows
+          @values&.slice!(rows..)
+          @constant = MISSING if rows.zero? && @values.nil?
         end
 
         def [](row)
@@ -69,82 +66,31 @@ module Ractorbench
           @values ? @values[row] : @constant
         end
 
-        # The values of rows (0...size without rows), nil for MISSING.
-        def values_at(rows, size)
+        # The values of rows, nil for MISSING (and past the last run that had it).
+        def values_at(rows)
           unless @values
             constant = MISSING.equal?(@constant) ? nil : @constant
-            return Array.new(@length, constant).fill(nil, @length, size - @length) unless rows
-            return Array.new(rows.size, constant) if rows.empty? || rows.max < @length
-
             return rows.map { |row| (row < @length) ? constant : nil }
           end
-          # MISSING given as nil where it is kept (aside, in a table), not by a pass over every value.
-          list = @values.to_a(@holes ? nil : MISSING)
-          rows ? Packing.pick(list, rows) : list.fill(nil, @length, size - @length)
-        end
-
-        # The fast path's appends at row: rows come in order, those between
-        # (runs of another shape, without this field) padded; a column of
-        # one value so far stays so while the values are that one.
-        def push(value, row) = set(row, value)
-
-        def concat_values(values, row)
-          unless @values
-            return @length = row + values.size if row == @length && all_constant?(values)
-
-            materialize
-          end
-          pad(row)
-          @values.concat(values)
-          @length = row + values.size
-        end
-
-        # A constant column that every row up to length has.
-        def extend_to(length)
-          @length = length
-        end
-
-        def constant? = @values.nil?
-
-        attr_reader :constant, :length
-
-        # Reading is over: what is kept, kept without spare room.
-        def trim
-          @values&.trim
-          self
-        end
-
-        # A forked reader hands its columns back through a pipe (SplitRead):
-        # the values go packed as they are kept (PackedList#marshal_dump).
-        def marshal_dump = [@constant, @length, @holes, @values]
-
-        def marshal_load((constant, length, holes, values))
-          @constant = constant
-          @length = length
-          @holes = holes
-          @values = values
+          list = rows.is_a?(Range) ? @values.values_at(rows) : @values.values_at(*rows)
+          list.map! { |v| MISSING.equal?(v) ? nil : v } if @holes
+          list
         end
 
         private
 
-        # uniq in C, then same? for what eql? does not tell apart (-0.0).
-        def all_constant?(values)
-          return false unless values.uniq.size == 1 && Columns.same?(values.first, @constant)
+        # Identity first (equal numbers, true, false and nil are one object),
+        # then eql? in C, where most other values differ.
+        def same_as_constant?(value) = value.equal?(@constant) || (value.eql?(@constant) && Columns.same?(value, @constant))
 
-          !Columns.delicate?(@constant) || values.all? { |value| Columns.same?(value, @constant) }
-        end
+        # An object value as the same value kept before, when there is one.
+        def kept(value)
+          return value if value.is_a?(Numeric) || value.nil? || value == true || value == false
 
-        def materialize
-          @values = PackedList.new(Array.new(@length, @constant))
-          @holes = MISSING.equal?(@constant) && @length.positive?
-        end
+          before = @kept[value]
+          return before if before && Columns.same?(before, value)
 
-        # Rows from @length to before row: runs without this field.
-        def pad(row)
-          return unless row > @length
-
-          @values.skip(row - @length)
-          @holes = true
+          @kept[value] = value
         end
       end
     end

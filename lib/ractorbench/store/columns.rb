@@ -4,90 +4,71 @@ require "json"
 require_relative "run_record"
 require_relative "run_view"
 require_relative "column"
-require_relative "packed_list"
-require_relative "fast_path"
-require_relative "line_template"
+require_relative "../plan/configuration"
+require_relative "../../../harness/ractorbench/harness/fields"
 
 module Ractorbench
   module Store
-    # One configuration's runs, kept field by field instead of a Hash per run,
-    # so a file of a million runs costs its varying numbers, not its lines
-    # (issue 11). A field with the same value in every run (the workload, the
-    # status, usually the digest) is kept once; a run's id is kept only when
-    # it is not the configuration's label and its repetition, as the planner
-    # makes it; LAZY fields (a timestamp no figure reads) stay in the file and
-    # are read back from their line when asked for.
+    # One configuration's runs as read: each field the analysis reads kept as
+    # a list over the runs (one value while every run has the same, as the
+    # names and usually the digest do), and where each run's line starts, so
+    # that what was not kept (the fields the field table marks unread) is
+    # read back from its line when a report shows the run whole.
     class Columns
-      DERIVED_ID = Marker.new("DERIVED_ID")
-      # Fields the field table says no figure or report reads (a timestamp,
-      # the child's set-up and finish times, each worker's batches).
-      LAZY = Harness::Fields.unread.to_h { |field| [field.name, true] }.freeze
-      # Lines of one configuration come in a few shapes (an ok run's fields,
-      # a failed run's): a fast path is kept for each of the last few, so a
-      # failed run among ok ones does not cost the ok ones theirs.
-      SHAPES = 4
+      # A field a run's line did not have (unlike a field it had as null).
+      MISSING = Object.new.tap { |marker| def marker.inspect = "#<MISSING>" }.freeze
+      # A run whose id is its configuration's label and repetition, as the
+      # planner names it: kept as this, not as a String a run.
+      DERIVED_ID = Object.new.tap { |marker| def marker.inspect = "#<DERIVED_ID>" }.freeze
+
+      # Whether b is a as a line wrote it: eql? and more, since 0.0 is eql?
+      # to -0.0 and a Hash to one with its keys in another order.
+      def self.same?(a, b)
+        return false unless a.eql?(b)
+
+        case a
+        when Float then !a.zero? || a.arg == b.arg
+        when Hash then a.keys.zip(b.keys).all? { |x, y| same?(x, y) } && a.all? { |k, v| same?(v, b[k]) }
+        when Array then a.all?(Integer) || a.each_index.all? { |i| same?(a[i], b[i]) } # eql? tells Integers apart
+        else true
+        end
+      end
+
+      # The fields a reader leaves in the file: those the field table says
+      # no figure or report reads (a --load file's too, as declared).
+      def self.unread = Harness::Fields.unread.to_h { |field| [field.name, true] }
 
       attr_reader :configuration, :source, :size
 
-      # source: the Store::Source the lines came from (for LAZY fields and to_h).
-      def initialize(configuration, source)
+      # source: the Store::Source the lines came from (nil: a pipe's, whose
+      # lines cannot be read again); unread: the fields left in the file.
+      def initialize(configuration, source, unread: Columns.unread)
         @configuration = configuration
         @source = source
+        @unread = unread
         @fields = {}
-        # Where each run's line starts: packed, a few bytes a run (PackedList).
-        @offsets = PackedList.new
+        @offsets = []
         @size = 0
-        @paths = {}
       end
 
-      # record: a run Hash as parsed (checked: already through
-      # RunRecord.validate); offset: where its line starts in the file. A
-      # BadLine leaves the columns as they were.
-      def add(record, offset, checked: false)
+      # record: a run Hash as parsed, of this configuration (its names
+      # checked); offset: where its line starts in the file (nil when it
+      # cannot be read again). Its row; a BadLine naming its first field of
+      # the wrong shape leaves the columns as they were.
+      def add(record, offset)
         row = @size
-        unless fast_path(record.keys)&.add(record, row)
-          RunRecord.validate(record) unless checked
-          settle
-          add_field_by_field(record, row)
-          keep(FastPath.for(self, record, @fields))
+        RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
+        record.each do |key, value|
+          column = @fields.fetch(key) { @fields[key] = column_for(key) } or next
+
+          column.set(row, column.equal?(@id) ? id(value, record["rep"]) : value)
         end
         @offsets << offset
         @size += 1
         row
-      end
-
-      # The rest of a run line at scanner's position (RunTable#add_scanned),
-      # folded without being parsed when its fast path's template takes it:
-      # its row, or nil (then the line is to be parsed and added).
-      def add_scanned(scanner, offset)
-        start = scanner.pos
-        path = @fast if (captures = @fast&.match(scanner))
-        # A line of another shape: the path that knows it, if still usable.
-        path ||= @paths.each_value.find do |other|
-          scanner.pos = start
-          !other.equal?(@fast) && (captures = other.match(scanner))
-        end
-        return nil unless path && switch_to(path)
-
-        path.take(captures, @size)
-        @offsets << offset
-        (@size += 1) - 1
-      end
-
-      # Every column complete and trimmed, the fast path dropped: ready to
-      # be kept or handed over (Marshal).
-      # trim: false leaves the spare room of what is about to be handed
-      # over (Marshal writes what is there, not the room).
-      def settled(trim: true)
-        settle
-        @fast = nil
-        @paths = {}
-        @settled = nil
-        if trim
-          @fields.each_value(&:trim)
-          @offsets.trim
-        end
-        self
+      rescue RunRecord::BadLine
+        @fields.each_value { |column| column&.truncate(row) }
+        raise
       end
 
       # A field of one run: nil when the run had no such field.
@@ -96,155 +77,83 @@ module Ractorbench
         MISSING.equal?(v) ? nil : v
       end
 
-      def key?(key, row)
-        return lazy_record(row)&.key?(key) || false if LAZY.key?(key)
-
-        !MISSING.equal?(raw(key, row))
-      end
+      def key?(key, row) = !MISSING.equal?(raw(key, row))
 
       # One field over the given rows (every run without rows), nil where a
       # run did not have it.
       def values(key, rows = nil)
-        return (rows || (0...@size)).map { |row| value(key, row) } if key == "id" || LAZY.key?(key)
+        rows ||= 0...@size
+        return rows.map { |row| value(key, row) } if key == "id" || @unread.key?(key)
 
-        settle
-        column = @fields[key]
-        return Array.new(rows ? rows.size : @size) if column.nil?
-
-        column.values_at(rows, @size)
+        column = @fields[key] or return Array.new(rows.size)
+        column.values_at(rows)
       end
 
       # The value every run has for key when they all have the same one
-      # (nil included), else MISSING: read without a value per run.
+      # (nil included), else MISSING.
       def uniform(key)
-        return MISSING if key == "id" || LAZY.key?(key)
+        return MISSING if key == "id" || @unread.key?(key)
 
-        settle
         column = @fields[key]
         (column&.constant? && column.length == @size) ? column.constant : MISSING
       end
 
       def view(row) = RunView.new(self, row)
 
-      # The runs' lines read back from source (the same file's, RunTable#read_from).
-      def read_from(source)
-        @source = source
-        self
-      end
-
       def views(rows = nil) = (rows || (0...@size)).map { |row| view(row) }
 
       def offset(row) = @offsets[row]
 
       # Where each run's line starts, row by row.
-      def line_offsets = @offsets.to_a
+      def line_offsets = @offsets.dup
 
       # A run as it was written: its line read back from the file when that
-      # line is still there, else what the columns kept (LAZY fields left out).
-      def record(row)
-        lazy_record(row) || stored(row)
-      end
+      # line is still there, else what was kept (unread fields left out).
+      def record(row) = whole_record(row) || stored(row)
 
-      # A run's fields as kept here, LAZY ones left out: enough to fold it
-      # into another table (report --by machine splits a file's runs).
+      # A run's fields as kept here, unread ones left out.
       def stored(row)
-        settle
         @fields.each_key.with_object({}) do |key, h|
+          next if @unread.key?(key)
+
           v = raw(key, row)
           h[key] = v unless MISSING.equal?(v)
         end
       end
 
-      # The id a run has when the planner named it (its id column then keeps
-      # nothing but DERIVED_ID).
-      def planned_id(rep) = Plan::Configuration.run_id(label, rep)
-
       def label = @label ||= configuration.label
 
       private
 
-      # Brings the constant columns the fast path left alone up to every row.
-      def settle
-        return if @fast.nil? || @settled == @size
+      def planned_id(rep) = Plan::Configuration.run_id(label, rep)
 
-        @fast.settle(@size)
-        @settled = @size
+      # A field's Column, nil for one left in the file; the id's is checked
+      # here (id), not by its Column.
+      def column_for(key)
+        return nil if @unread.key?(key)
+        return @id = Column.new(key, nil) if key == "id"
+
+        Column.new(key, RunRecord::KINDS[key])
       end
 
-      # The fast path for lines with these keys, made the current one: nil
-      # when there is none or it no longer fits the runs so far.
-      def fast_path(keys)
-        return @fast if @fast&.keys == keys
-
-        path = @paths[keys]
-        path if path && switch_to(path)
-      end
-
-      # Makes path the current fast path when it fits the runs so far: the
-      # current one's constants first brought up to every row.
-      def switch_to(path)
-        return true if path.equal?(@fast)
-
-        settle
-        return false unless path.usable?(@size)
-
-        @fast = path
-        @settled = @size
-        true
-      end
-
-      def keep(path)
-        @fast = path
-        return unless path
-
-        @paths.delete(path.keys)
-        @paths[path.keys] = path
-        @paths.shift while @paths.size > SHAPES
-      end
-
-      def add_field_by_field(record, row)
-        shape = columns_for(record)
-        id = @fields["id"]
-        i = -1
-        record.each_value do |value|
-          column = shape[i += 1]
-          next unless column
-
-          value = DERIVED_ID if column.equal?(id) && value == planned_id(record["rep"])
-          column.set(row, value)
-        end
-      end
-
-      # The Column of each field of record, in its order (nil for LAZY ones):
-      # lines of one configuration have the same fields, so this is worked
-      # out once, not once a line.
-      def columns_for(record)
-        return @shape if @shape_size == record.size && @shape_keys == record.keys
-
-        @shape_keys = record.keys
-        @shape_size = record.size
-        @shape = @shape_keys.map { |key| LAZY.key?(key) ? nil : (@fields[key] ||= Column.new) }
-      end
+      # A run's id as kept: DERIVED_ID when it is the planned one (made of
+      # the printable label), else checked.
+      def id(value, rep) = (value == planned_id(rep)) ? DERIVED_ID : RunRecord.field("id", value)
 
       def raw(key, row)
-        settle
-        return value_of_lazy(key, row) if LAZY.key?(key)
+        if @unread.key?(key)
+          record = whole_record(row)
+          return record ? record.fetch(key, MISSING) : MISSING
+        end
 
-        column = @fields[key]
-        return MISSING if column.nil?
-
+        column = @fields[key] or return MISSING
         v = column[row]
         DERIVED_ID.equal?(v) ? planned_id(raw("rep", row)) : v
       end
 
-      def value_of_lazy(key, row)
-        record = lazy_record(row)
-        record&.key?(key) ? record[key] : MISSING
-      end
-
       # The run's own line, if the file still holds it where it was read.
-      def lazy_record(row)
-        line = source&.line_at(@offsets[row])
+      def whole_record(row)
+        line = @source&.line_at(@offsets[row])
         record = line && RunRecord.validate(JSON.parse(line))
         (record && record["id"] == value("id", row)) ? record : nil
       rescue JSON::ParserError, EncodingError, RunRecord::BadLine, SystemCallError

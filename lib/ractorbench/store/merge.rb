@@ -8,6 +8,7 @@ require_relative "output_path"
 require_relative "../plan/shard"
 require_relative "../plan/catalog"
 require_relative "../plan/run_spec"
+require_relative "../plan/matrix"
 require_relative "../plural"
 require_relative "../version"
 require_relative "../errors"
@@ -89,7 +90,8 @@ module Ractorbench
       def parts_of(path, contents)
         header = contents.header
         sources = header.dig("merged", "sources")
-        plan_runs = header.dig("plan", "runs") || contents.runs.map(&:to_h)
+        planned = Plan::Matrix.planned(header["plan"]).map(&:to_h)
+        plan_runs = planned.empty? ? contents.runs.map(&:to_h) : planned
         unless sources.is_a?(Array) && !sources.empty?
           source = {"file" => File.basename(path), "header" => header.except("plan")}
           return [Part.new(file: path, identity: Machines.identity(header), sources: [source], runs: contents.runs, plan_runs: plan_runs)]
@@ -129,11 +131,11 @@ module Ractorbench
       # "b.jsonl (0 of its 5 planned runs)" for a collection (not a merged
       # file) that has not run its whole plan; nil when it has.
       def unfinished_of(path, contents)
-        planned = contents.header.dig("plan", "runs")
-        return nil if contents.header["merged"] || !planned.is_a?(Array)
+        planned = Plan::Matrix.planned(contents.header["plan"])
+        return nil if contents.header["merged"] || planned.empty?
 
         have = contents.runs.to_h { |r| [r["id"], true] }
-        ids = planned.map { |r| Plan::RunSpec.from_h(r).id }
+        ids = planned.map(&:id)
         done = ids.count { |id| have.key?(id) }
         "#{path} (#{done} of its #{Plural.count(ids.size, "planned run")})" if done < ids.size
       end
@@ -172,9 +174,21 @@ module Ractorbench
           "machine" => first["machine"], "rubies" => headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] },
           "load" => headers.flat_map { |h| Array(h["load"]) }.uniq,
           **Plan::Catalog::TRAIT_KEYS.to_h { |key| [key, traits(headers, key)] },
-          "plan" => {"seed" => first["seed"], "runs" => plan},
+          "plan" => merged_plan(first["seed"], plan),
           "merged" => {"plan" => @plan, "sources" => sources}
         }.merge(fields(headers))
+      end
+
+      # The merged plan by its recipe when every file recorded the same one
+      # and together they plan all of it (the shards of one plan); else every
+      # planned run listed.
+      def merged_plan(seed, runs)
+        plans = @inputs.map { |_, contents| contents.header["plan"] }
+        same = plans.all? { |p| p.is_a?(Hash) && p["recipe"] } && plans.map { |p| p.values_at("seed", "recipe") }.uniq.size == 1
+        whole = same && Plan::Matrix.from_recipe(plans.first.except("shard"))
+        (whole && whole.runs.size == runs.size) ? whole.to_h : {"seed" => seed, "runs" => runs}
+      rescue *Plan::Matrix::DAMAGED
+        {"seed" => seed, "runs" => runs}
       end
 
       # The fields --load files declared (Harness::Fields.header), each once.

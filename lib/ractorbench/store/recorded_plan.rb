@@ -82,15 +82,26 @@ module Ractorbench
         words && (env.nil? || (env.is_a?(Hash) && env.all? { |k, v| k.is_a?(String) && v.is_a?(String) }))
       end
 
+      # The header's plan: built again from its recipe and checked against
+      # its digest, or (a file from before the recipe) every run listed.
       def matrix_of(plan)
         refuse("its header has no plan") unless plan.is_a?(Hash)
         refuse("its header's plan has no seed") unless plan["seed"].is_a?(Integer) && !plan["seed"].negative?
-        runs = plan["runs"]
+        rebuilt = rebuilt(plan) if plan.key?("recipe")
+        runs = rebuilt ? rebuilt.runs.map(&:to_h) : plan["runs"]
         refuse("its header's plan has no runs") unless runs.is_a?(Array) && !runs.empty?
 
         rubies = @targets.map(&:name)
         runs.each_with_index { |run, i| run!(run, i + 1, rubies) }
-        Plan::Matrix.from_h(plan)
+        rebuilt || Plan::Matrix.from_h(plan)
+      end
+
+      def rebuilt(plan)
+        checked { Plan::Matrix.from_h(plan) }
+      rescue Plan::Matrix::Mismatch => e
+        refuse("#{e.message}: edited, or written by another version")
+      rescue *(Plan::Matrix::DAMAGED - [UsageError])
+        refuse("its header's plan has a recipe that builds no plan")
       end
 
       def run!(run, number, rubies)

@@ -81,32 +81,6 @@ module Ractorbench
         end
       end
 
-      # Kinds whose values together? checks at once.
-      TOGETHER = %i[count seconds amount].freeze
-      # -0.0 too: Array#- goes by eql? and hash, and Ruby hashes -0.0 as 0.0.
-      ZEROS = [0, 0.0].freeze
-
-      # Whether every one of values passes field as a kind of TOGETHER,
-      # by a few calls in C rather than a call a value (a million lines'
-      # worth of fields). False says only "not all": field names the one.
-      def self.together?(kind, values)
-        case kind
-        when :count then values.all?(Integer) && values.min.positive? && values.max < Numbers::LIMIT
-        when :amount then within?(values.compact, 0, MAX_AMOUNT)
-        when :seconds then within?(values.compact - ZEROS, MIN_SECONDS, MAX_SECONDS) # 0 is a reading too (no steal)
-        end
-      end
-
-      # Numbers only, from low to under high: minmax compares every value
-      # with others, and JSON has no value but an Integer or Float that
-      # compares with a number.
-      def self.within?(numbers, low, high)
-        min, max = numbers.minmax
-        min.nil? || (min.is_a?(Numeric) && max.is_a?(Numeric) && min >= low && max < high)
-      rescue ArgumentError, NoMethodError
-        false
-      end
-
       def self.bad(field, wanted)
         raise BadLine, "#{field} is not #{wanted}"
       end

@@ -5,7 +5,7 @@ require_relative "bounded_lines"
 module Ractorbench
   module Store
     # The file a table of runs was read from, for the few fields read back
-    # from their line only when asked for (Columns::LAZY, RunView#to_h). One
+    # from their line only when asked for (the fields the field table marks unread, RunView#to_h). One
     # handle, opened when first needed: `merge` reads back every line.
     class Source
       attr_reader :path
@@ -23,14 +23,6 @@ module Ractorbench
         @file.seek(offset)
         @file.gets("\n", BoundedLines::RUN_LINE + 1)&.force_encoding(Encoding::UTF_8)
       rescue SystemCallError, IOError
-        @file = nil
-      end
-
-      # A forked reader hands its tables back through Marshal: the path, not the handle.
-      def marshal_dump = @path
-
-      def marshal_load(path)
-        @path = path
         @file = nil
       end
     end
