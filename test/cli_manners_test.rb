@@ -30,7 +30,7 @@ class CLIMannersTest < Minitest::Test
         assert_equal 0, result.code, "#{args.join(" ")}: #{result.err}"
         assert_match(/\AUsage: ractorbench/, result.out, args.join(" "))
         assert_match(/^\s+-h, --help/, result.out, "#{command}: -h listed")
-        assert_match(/^Exit status:\n\s+0 .*\n\s+(1|2) /, result.out, "#{command}: exit codes listed")
+        assert_match(/^Exit status:\n\s+0 .*\n(?: {5,}\S.*\n)*\s+(1|2) /, result.out, "#{command}: exit codes listed")
         assert_match(/^\s+2 +bad input/, result.out, "#{command}: exit code 2")
         assert_match(/--\[no-\]color/, result.out)
         long = result.out.lines.reject { |l| l.chomp.length <= 100 }

@@ -223,7 +223,7 @@ class CollectionTest < Minitest::Test
     assert_equal "Ractorbench.try(JsonParse, items: 60, workers: [1, 2], reps: 1, models: [\"threads\"], seed: 7, " \
       "output: #{api.path.inspect})", header["command"]
     refute header.key?("reps"), "try's header has never recorded repetitions"
-    assert_equal %w[file module items preflight excluded patterns], header["try"].keys
+    assert_equal %w[file file_digest module items preflight excluded patterns], header["try"].keys
     assert_equal [["serial", 1], ["threads", 1], ["threads", 2]], runs_in(api.path).map { |r| [r["model"], r["workers"]] }.sort
     assert_equal runs_in(api.path).size, api.analysis.succeeded + api.analysis.failed + api.analysis.unsupported
     # `report FILE` ends as try did, though the file records a Ruby call.

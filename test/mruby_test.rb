@@ -41,7 +41,7 @@ class MrubyTest < Minitest::Test
     assert_empty ["Thread", "Ractor", "fork", "Marshal", "a monotonic clock"] - row["lacks"], row.inspect
     text = ractorbench("rubies", env: {"HOME" => @dir})
     assert_match(/^\s*#{Regexp.escape(row["name"])}\s+\S+\s+mruby\s+no\s+no\s+none\s+no\s+no\s+PATH/, text.out)
-    assert_match(/^#{Regexp.escape(row["name"])} has Proc, Fiber, IO\.pipe, IO\.select, Time.*; lacks .*Thread.*: `run --suite concurrently --ruby mruby`/, text.out)
+    assert_match(/^#{Regexp.escape(row["name"])} has Proc, Fiber, IO\.pipe, IO\.select, Time.*; lacks .*Thread.*: `ractorbench run --suite concurrently --ruby mruby`/, text.out)
   end
 
   # The whole suite on mruby and this Ruby: mruby measures the subjects it

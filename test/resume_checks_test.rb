@@ -56,8 +56,8 @@ class ResumeChecksTest < Minitest::Test
 
   # A timeout of 0 or -1 was accepted, though the command line refuses both.
   def test_the_timeout_and_the_rubies_are_checked
-    refused(/its header's timeout is 0, not a positive number of seconds/) { |h| h["timeout"] = 0 }
-    refused(/its header's timeout is -1, not a positive number/) { |h| h["timeout"] = -1 }
+    refused(/damaged header \(its timeout is 0, not a number above 0\)/) { |h| h["timeout"] = 0 }
+    refused(/damaged header \(its timeout is -1, not a number above 0\)/) { |h| h["timeout"] = -1 }
     refused(/Ruby 1 of its header \("ruby"\) has no command to start it/) { |h| h["rubies"][0]["argv"] = [] }
     refused(/its header names no Ruby/) { |h| h["rubies"] = [] }
   end

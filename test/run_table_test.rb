@@ -73,7 +73,7 @@ class RunTableTest < Minitest::Test
     runs[6]["rep"] = 0
     contents = Ractorbench::Store.read(write(runs))
     assert_equal [[5, "messages_time is not a number of seconds"], [7, "whole_time is not a number of seconds"],
-      [8, "rep is not a positive integer"]], contents.skipped
+      [8, "rep is not a positive integer under 10^18"]], contents.skipped
     assert_equal 5, contents.runs.size
     assert_equal "red \\e[31mtext", contents.runs[3]["reason"]
     assert_equal runs.values_at(0, 1, 2, 4, 7).map { |r| r["messages_time"] }, contents.runs.map { |r| r["messages_time"] }
@@ -131,7 +131,7 @@ class RunTableTest < Minitest::Test
     path = write([])
     File.write(path, lines.join("\n") + "\n" + lines.last[0, 40], mode: "ab")
     contents = Ractorbench::Store.read(path)
-    assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer"], [152, "not a JSON object"]], contents.skipped
+    assert_equal [[19, "not a JSON object"], [122, "workers is not a positive integer under 10^18"], [152, "not a JSON object"]], contents.skipped
     assert contents.truncated
     assert_equal 197, contents.runs.size
     assert_equal [49, 49, 49, 50], contents.runs.columns.map(&:size), "each damaged line its own configuration's"
@@ -177,7 +177,7 @@ class RunTableTest < Minitest::Test
     runs[4]["whole_time"] = 1e-310
     runs[5]["minor_faults"] = [1]
     contents = Ractorbench::Store.read(write(runs))
-    assert_equal [[3, "seq is not a positive integer"], [4, "peak_rss_kb is not a number from 0 to under 10^15"],
+    assert_equal [[3, "seq is not a positive integer under 10^18"], [4, "peak_rss_kb is not a number from 0 to under 10^15"],
       [5, "gc_count is not a number from 0 to under 10^15"], [6, "whole_time is not a number of seconds"],
       [7, "minor_faults is not a number from 0 to under 10^15"]], contents.skipped
     assert_equal 3, contents.runs.size

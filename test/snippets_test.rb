@@ -129,7 +129,7 @@ class SnippetsTest < Minitest::Test
   def from_markdown(text) = text[/^```ruby\n(.*?)^```$/m, 1]
 
   def from_html(page)
-    code = page[%r{<pre class="snippet"><code>(.*?)</code></pre>}m, 1]
+    code = page[%r{<pre class="snippet scroll"><code>(.*?)</code></pre>}m, 1]
     code && CGI.unescapeHTML(code)
   end
 

@@ -41,11 +41,12 @@ module Ractorbench
       "a number of #{value.abs.to_s.size} digits"
     end
 
-    # What a user typed, as a one-line message quotes it: a long number is
-    # counted, not shown ("1e400" stays, and says why: beyond a double).
-    def typed(text)
-      text = text.to_s
-      return text.inspect if text.size <= 40
+    # What a user typed (a String, quoted) or passed to the API (as Ruby
+    # shows it), as a one-line message quotes it: a long one is counted,
+    # not shown ("1e400" stays, and says why: beyond a double).
+    def typed(value)
+      text = value.is_a?(String) ? value : value.inspect
+      return (value.is_a?(String) ? text.inspect : text) if text.size <= 40
 
       "#{text[0, 12].inspect}... (#{text.size} characters)"
     end

@@ -10,7 +10,7 @@ module Ractorbench
     module LastingState
       # The families whose workers each change a copy of the state of their own.
       COPIES = %w[process ractor].freeze
-      FAMILY_WORDS = {"process" => "forked workers", "ractor" => "ractors"}.freeze
+      FAMILY_WORDS = {"process" => "forked workers", "ractor" => "ractor workers"}.freeze
 
       module_function
 

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "digest"
 require "shellwords"
 require "stringio"
 require "time"
@@ -326,8 +325,9 @@ module Ractorbench
           Plan::Entry.new(workload: "try", models: others, configs: counts.map { |w| [w, items / w] }, params: params)]
         path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
-        # The file's digest tells `compare` whether the work itself changed between two tries.
-        findings = {"file" => File.expand_path(@file), "file_digest" => Digest::SHA256.file(@file).hexdigest,
+        # The digest of the bytes checked (and so measured) tells `compare`
+        # whether the work itself changed between two tries.
+        findings = {"file" => File.expand_path(@file), "file_digest" => @digest,
                     "module" => preflight["module"], "items" => items,
                     "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,

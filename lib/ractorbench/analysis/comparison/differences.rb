@@ -29,8 +29,8 @@ module Ractorbench
           return nil unless digests.all?
 
           names = [a, b].map { |s| "#{s.header.dig("try", "module")} in #{File.basename(s.header.dig("try", "file").to_s)}" }
-          Fact.new(name: "the work", a: "#{names[0]}, sha256 #{digests[0][0, DIGEST_SHOWN]}",
-            b: "#{names[1]}, sha256 #{digests[1][0, DIGEST_SHOWN]}")
+          Fact.new(name: "the work", a: "#{names[0]}, sha1 #{digests[0][0, DIGEST_SHOWN]}",
+            b: "#{names[1]}, sha1 #{digests[1][0, DIGEST_SHOWN]}")
         end
 
         # The Rubies each side ran, as they describe themselves.

@@ -54,12 +54,12 @@ module Ractorbench
               .map { |rows| rows.min_by { |r| r["messages_time"]["median"] } }
             next if fastest.empty?
 
-            models = fastest.map { |r| r["model"] }.tally.sort_by { |m, n| [-n, m] }.map(&:first)
+            ways = fastest.map { |r| r.baseline? ? "serially" : "with #{r["model"]}" }.tally.sort_by { |w, n| [-n, w] }.map(&:first)
             best = fastest.select { |r| r["speedup"] && !r.baseline? }.max_by { |r| r["speedup"] }
             up_to = best ? ", up to #{format("%.2f×", best["speedup"])} serial (#{best["model"]}, n=#{best["samples"]})" : ""
             shown = fastest.map { |r| r["workload"] }.uniq.join(", ")
             short = panels.values.any? { |rows| workloads.include?(rows.first.panel.workload) && !caution(rows).empty? }
-            "#{kind} (#{shown}) ran fastest #{models.map { |m| (m == "serial") ? "serially" : "with #{m}" }.join(" or ")}" \
+            "#{kind} (#{shown}) ran fastest #{ways.join(" or ")}" \
               "#{up_to}#{" (some of it too short to show parallelism)" if short}"
           end
           return [] if said.empty?
