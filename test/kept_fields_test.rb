@@ -32,6 +32,32 @@ class KeptFieldsTest < Minitest::Test
   end
 
   def test_the_fields_kept_are_the_field_tables_read_ones
+    in_own_process { fields_kept_are_the_read_ones }
+  end
+
+  private
+
+  # A field declared stays in the table for the whole process (every other
+  # test would meet it): the test runs in a fork, its failure reported here.
+  def in_own_process
+    reader, writer = IO.pipe
+    pid = fork do
+      reader.close
+      yield
+      exit!(0)
+    rescue Exception => e # rubocop:disable Lint/RescueException -- an assertion is an Exception, and all must reach the parent
+      writer.write("#{e.class}: #{e.message}\n#{e.backtrace.first(6).join("\n")}")
+      exit!(1)
+    end
+    writer.close
+    failure = reader.read
+    Process.wait(pid)
+    assert $?.success?, failure
+  ensure
+    reader&.close
+  end
+
+  def fields_kept_are_the_read_ones
     Fields.declare("kept_fields_test_figure", kind: :number, summary: :median, title: "test figure", columns: %i[csv])
     Fields.field("kept_fields_test_note", :string, :worker, unread: true)
     unread = Fields.unread.map(&:name)
