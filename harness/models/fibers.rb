@@ -18,7 +18,11 @@ module Ractorbench
           results = Array.new(ITEMS.size)
           Sync do |task|
             Array.new(WORKERS) do
-              task.async { while (job = jobs.shift) do results[job[1]] = WORK(job[0]) end }
+              task.async do
+                while (job = jobs.shift)
+                  results[job[1]] = WORK(job[0])
+                end
+              end
             end.each(&:wait)
           end
         RUBY

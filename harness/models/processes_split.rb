@@ -15,7 +15,9 @@ module Ractorbench
         family: "process", shape: "split", ceiling_of: %w[processes], vouched_by: %w[marshal], pattern: <<~RUBY
           require "parallel"  # gem "parallel"
           shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
-          results = Parallel.map(shares, in_processes: WORKERS) { |share| share.map { |item| WORK(item) } }.flatten(1)
+          results = Parallel.map(shares, in_processes: WORKERS) do |share|
+            share.map { |item| WORK(item) }
+          end.flatten(1)
         RUBY
 
       def self.unsupported_reason

@@ -16,7 +16,9 @@ module Ractorbench
       model "ractors-split", "W ractors, each sent its share of the jobs in one message, all its results back as its final value",
         family: "ractor", shape: "split", ceiling_of: %w[ractors ractors-pipeless], vouched_by: %w[ractor], pattern: <<~RUBY
           shares = ITEMS.each_slice((ITEMS.size + WORKERS - 1) / WORKERS).to_a
-          ractors = shares.map { |share| Ractor.new(share) { |mine| mine.map { |item| WORK(item) } } }
+          ractors = shares.map do |share|
+            Ractor.new(share) { |mine| mine.map { |item| WORK(item) } }
+          end
           # a ractor's final value is handed over, not copied: value on Ruby 4.0, take on 3.x
           results = ractors.flat_map { |r| r.respond_to?(:value) ? r.value : r.take }
         RUBY

@@ -13,7 +13,11 @@ module Ractorbench
         queue.close
         results = Array.new(ITEMS.size)
         Array.new(WORKERS) do
-          Thread.new { while (job = queue.pop) do results[job[1]] = WORK(job[0]) end }
+          Thread.new do
+            while (job = queue.pop)
+              results[job[1]] = WORK(job[0])
+            end
+          end
         end.each(&:join)
       RUBY
 
