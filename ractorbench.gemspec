@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "lib/ractorbench/version"
+require_relative "lib/ractorbench/base/version"
 
 Gem::Specification.new do |spec|
   spec.name = "ractorbench"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
-require "ractorbench/plural"
+require "ractorbench/base/plural"
 require "ractorbench/reports"
 require "ractorbench/reports/parts/markdown_text"
 

@@ -14,10 +14,11 @@ class LayersTest < Minitest::Test
   # declares where it sits.
   LAYERS = [
     %w[harness],
-    # What every stage may use: errors, words, names made printable, numbers checked, paths,
-    # the version, the terminal's width and colour, work in forked parts,
-    # C functions, the statistics.
-    %w[errors plural printable numbers paths version console forked_parts libc stats],
+    # base/: what every stage may use and that uses nothing of ours: errors,
+    # words, names made printable, numbers checked, paths, the version, the
+    # terminal's width and colour, C functions.
+    %w[base],
+    %w[forked_parts stats], # work in forked parts; the statistics
     %w[plan],      # what to run: configurations, run specs, suites, sizes
     %w[measure],   # one child: launch, limits, kill, outcome, interference
     %w[rubies],    # the Rubies under test, probed by a child (measure)

@@ -11,7 +11,7 @@ class LayoutTest < Minitest::Test
   FILES = Dir[File.join(LIB, "ractorbench", "**", "*.rb")].sort.map { |f| f.delete_prefix("#{LIB}/").delete_suffix(".rb") }
   # The stages' modules, and the constants paths.rb gives every stage.
   STAGES = (%w[Plan Rubies Measure Store Analysis Stats Reports Advisor Commands CLI UsageError] +
-    File.read(File.join(LIB, "ractorbench", "paths.rb")).scan(/^\s*([A-Z][A-Z_]+) =/).flatten).freeze
+    File.read(File.join(LIB, "ractorbench", "base", "paths.rb")).scan(/^\s*([A-Z][A-Z_]+) =/).flatten).freeze
 
   # Run in a fresh Ruby: for each file, fork, require it alone, and print
   # the constants of ours its source names that are still undefined.

@@ -8,7 +8,7 @@ require_relative "test_helper"
 class LibCTest < Minitest::Test
   include CLIHelper
 
-  def child(script) = ruby_script(script, "ractorbench/libc").to_a
+  def child(script) = ruby_script(script, "ractorbench/base/libc").to_a
 
   def test_a_function_libc_has_is_called
     skip "glibc's" unless RUBY_PLATFORM.match?(/linux(-gnu)?\z/)

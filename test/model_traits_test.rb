@@ -42,7 +42,7 @@ class ModelTraitsTest < Minitest::Test
     "ractorbench/commands/ruby_list.rb" => %w[threads],
     "ractorbench/profile/vernier.rb" => %w[threads],
     # The plural of "process", in counted words.
-    "ractorbench/plural.rb" => %w[processes]
+    "ractorbench/base/plural.rb" => %w[processes]
   }.freeze
 
   # {path => [model names]}: every string literal (or %w word) whose whole

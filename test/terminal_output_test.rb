@@ -6,7 +6,7 @@ require_relative "synthetic_results"
 require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/reports/summary"
-require "ractorbench/console"
+require "ractorbench/base/console"
 require "ractorbench/analysis/rows"
 
 # What a person sees in a terminal of 80 to 100 columns: no line wider than

@@ -2,9 +2,9 @@
 
 require "shellwords"
 require "stringio"
-require_relative "errors"
+require_relative "base/errors"
 require_relative "collection"
-require_relative "printable"
+require_relative "base/printable"
 require_relative "plan/catalog"
 require_relative "plan/options"
 require_relative "plan/adaptive_reps"

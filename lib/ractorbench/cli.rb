@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
 require "optparse"
-require_relative "errors"
-require_relative "printable"
-require_relative "version"
+require_relative "base/errors"
+require_relative "base/printable"
+require_relative "base/version"
 require_relative "cli/parser"
 require_relative "cli/streams"
-require_relative "console"
+require_relative "base/console"
 require_relative "reports"
 require_relative "reports/history/formats"
 require_relative "../../harness/ractorbench/harness/text_encoding"

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "errors"
-require_relative "plural"
-require_relative "printable"
+require_relative "base/errors"
+require_relative "base/plural"
+require_relative "base/printable"
 require_relative "plan/matrix"
 require_relative "plan/size"
 require_relative "plan/capacity"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "time"
-require_relative "printable"
+require_relative "base/printable"
 require_relative "measure/runner"
 require_relative "measure/run_builder"
 require_relative "measure/interference"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "errors"
+require_relative "base/errors"
 require_relative "store/run_record"
 require_relative "store/run_table"
 require_relative "store/reader"

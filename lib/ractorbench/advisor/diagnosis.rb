@@ -5,7 +5,7 @@ require_relative "finding"
 require_relative "ractor_problem"
 require_relative "ractor_fix"
 require_relative "threads_problem"
-require_relative "../plural"
+require_relative "../base/plural"
 
 module Ractorbench
   module Advisor

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../errors"
+require_relative "../base/errors"
 require_relative "../../../harness/try/user_code"
 
 module Ractorbench

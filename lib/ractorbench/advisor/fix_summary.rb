@@ -3,7 +3,7 @@
 require_relative "paths"
 require_relative "ractor_problem"
 require_relative "text_wrap"
-require_relative "../plural"
+require_relative "../base/plural"
 
 module Ractorbench
   module Advisor

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "paths"
-require_relative "../errors"
+require_relative "../base/errors"
 require_relative "../store/atomic_file"
 
 module Ractorbench

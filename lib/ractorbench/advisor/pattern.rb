@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../../harness/ractorbench/harness/batch_pace"
-require_relative "../console"
+require_relative "../base/console"
 
 module Ractorbench
   module Advisor

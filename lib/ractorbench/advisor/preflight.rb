@@ -3,8 +3,8 @@
 require_relative "../measure/launcher"
 require_relative "paths"
 
-require_relative "../paths"
-require_relative "../errors"
+require_relative "../base/paths"
+require_relative "../base/errors"
 require_relative "../../../harness/ractorbench/harness/model"
 
 module Ractorbench

@@ -4,7 +4,7 @@ require_relative "preflight"
 require_relative "static_scan"
 require_relative "ractor_rewrite"
 require_relative "fixed_copy"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Advisor

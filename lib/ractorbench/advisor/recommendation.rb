@@ -7,7 +7,7 @@ require_relative "../../../harness/ractorbench/harness/model"
 require_relative "text_wrap"
 require_relative "lasting_state"
 require_relative "fiber_wait"
-require_relative "../plural"
+require_relative "../base/plural"
 
 module Ractorbench
   module Advisor

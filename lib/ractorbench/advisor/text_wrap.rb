@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../console"
+require_relative "../base/console"
 
 module Ractorbench
   module Advisor

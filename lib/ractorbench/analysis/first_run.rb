@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   class Analysis

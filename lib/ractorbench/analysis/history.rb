@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../analysis"
-require_relative "../errors"
-require_relative "../plural"
+require_relative "../base/errors"
+require_relative "../base/plural"
 require_relative "../plan/configuration"
 require_relative "../stats/summary"
 require_relative "history/change_points"

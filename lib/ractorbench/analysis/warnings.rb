@@ -5,7 +5,7 @@ require_relative "../stats/outliers"
 require_relative "../analysis"
 require_relative "work_spread"
 require_relative "reps_advice"
-require_relative "../plural"
+require_relative "../base/plural"
 require_relative "../plan/configuration"
 require_relative "disturbed"
 

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "optparse"
-require_relative "../version"
-require_relative "../console"
+require_relative "../base/version"
+require_relative "../base/console"
 
 module Ractorbench
   module CLI

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "time"
-require_relative "../version"
+require_relative "../base/version"
 require_relative "../store"
 require_relative "../measure/machine"
 require_relative "../plan/catalog"

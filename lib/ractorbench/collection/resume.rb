@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../errors"
-require_relative "../plural"
+require_relative "../base/errors"
+require_relative "../base/plural"
 require_relative "../store"
 require_relative "../store/recorded_plan"
 require_relative "../measure/run_builder"

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "../printable"
-require_relative "../plural"
-require_relative "../numbers"
+require_relative "../base/printable"
+require_relative "../base/plural"
+require_relative "../base/numbers"
 require_relative "../analysis/comparison"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"

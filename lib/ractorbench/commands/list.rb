@@ -8,10 +8,10 @@ require_relative "../../../harness/ractorbench/harness/subject"
 require_relative "../cli"
 require_relative "../cli/parser"
 require_relative "../advisor/examples"
-require_relative "../plural"
-require_relative "../errors"
-require_relative "../console"
-require_relative "../printable"
+require_relative "../base/plural"
+require_relative "../base/errors"
+require_relative "../base/console"
+require_relative "../base/printable"
 
 module Ractorbench
   module Commands

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "shellwords"
-require_relative "../printable"
-require_relative "../console"
+require_relative "../base/printable"
+require_relative "../base/console"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"

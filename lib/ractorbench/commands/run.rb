@@ -2,7 +2,7 @@
 
 require "shellwords"
 require "time"
-require_relative "../printable"
+require_relative "../base/printable"
 require_relative "../collection"
 require_relative "../plan/catalog"
 require_relative "../plan/options"
@@ -13,7 +13,7 @@ require_relative "../rubies/selection"
 require_relative "../rubies/variants"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../plural"
+require_relative "../base/plural"
 
 require_relative "../measure/quiet_wait"
 require_relative "../profile/request"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../console"
-require_relative "../plural"
+require_relative "../base/console"
+require_relative "../base/plural"
 
 module Ractorbench
   module Measure

@@ -3,7 +3,7 @@
 require_relative "launcher"
 require_relative "outcome"
 
-require_relative "../paths"
+require_relative "../base/paths"
 
 module Ractorbench
   module Measure

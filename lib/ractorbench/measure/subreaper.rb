@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../libc"
+require_relative "../base/libc"
 
 module Ractorbench
   module Measure

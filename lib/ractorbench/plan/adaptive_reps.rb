@@ -2,7 +2,7 @@
 
 require_relative "run_spec"
 require_relative "../stats/median_interval"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Plan

@@ -2,8 +2,8 @@
 
 require_relative "../../../harness/ractorbench/harness/task_room"
 require_relative "../../../harness/ractorbench/harness/mn_check"
-require_relative "../errors"
-require_relative "../plural"
+require_relative "../base/errors"
+require_relative "../base/plural"
 
 module Ractorbench
   module Plan

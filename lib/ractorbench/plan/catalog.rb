@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../../../harness/ractorbench/harness"
-require_relative "../errors"
-require_relative "../paths"
+require_relative "../base/errors"
+require_relative "../base/paths"
 
 module Ractorbench
   module Plan

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../errors"
-require_relative "../numbers"
+require_relative "../base/errors"
+require_relative "../base/numbers"
 
 module Ractorbench
   module Plan

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
 require_relative "number_list"
-require_relative "../numbers"
+require_relative "../base/numbers"
 require_relative "suite"
 require_relative "matrix"
 require_relative "ruby_bench"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Plan

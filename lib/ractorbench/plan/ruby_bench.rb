@@ -4,8 +4,8 @@ require "yaml"
 require "open3"
 require_relative "entry"
 require_relative "catalog"
-require_relative "../errors"
-require_relative "../printable"
+require_relative "../base/errors"
+require_relative "../base/printable"
 require_relative "../../../harness/ractorbench/harness/ruby_bench/layout"
 
 module Ractorbench

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "digest"
-require_relative "../errors"
+require_relative "../base/errors"
 require_relative "run_spec"
 
 module Ractorbench

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "matrix"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Plan

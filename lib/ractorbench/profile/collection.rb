@@ -11,7 +11,7 @@ require_relative "../rubies/child_programs"
 require_relative "../collector"
 require_relative "../measure/machine"
 require_relative "../plan/configuration"
-require_relative "../printable"
+require_relative "../base/printable"
 
 module Ractorbench
   module Profile

@@ -2,7 +2,7 @@
 
 require_relative "perf"
 require_relative "vernier"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Profile

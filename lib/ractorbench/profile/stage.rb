@@ -4,7 +4,7 @@ require_relative "request"
 require_relative "collection"
 require_relative "records"
 require_relative "../measure/progress"
-require_relative "../plural"
+require_relative "../base/plural"
 
 module Ractorbench
   module Profile

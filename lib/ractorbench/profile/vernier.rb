@@ -2,8 +2,8 @@
 
 require "json"
 require_relative "summary"
-require_relative "../paths"
-require_relative "../printable"
+require_relative "../base/paths"
+require_relative "../base/printable"
 require_relative "../measure/launcher"
 
 module Ractorbench

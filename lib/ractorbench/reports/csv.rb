@@ -3,7 +3,7 @@
 require "csv"
 require_relative "../analysis/rows"
 require_relative "../analysis/ops_per_second"
-require_relative "../printable"
+require_relative "../base/printable"
 require_relative "../../../harness/ractorbench/harness/fields"
 
 require_relative "../reports"

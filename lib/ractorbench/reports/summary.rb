@@ -12,7 +12,7 @@ require_relative "parts/memory_tables"
 require_relative "parts/headline"
 require_relative "parts/profile_tables"
 require_relative "parts/document_builder"
-require_relative "../console"
+require_relative "../base/console"
 
 require_relative "../reports"
 

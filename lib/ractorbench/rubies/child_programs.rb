@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../paths"
+require_relative "../base/paths"
 
 module Ractorbench
   module Rubies

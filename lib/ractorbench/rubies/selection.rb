@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "shellwords"
-require_relative "../errors"
+require_relative "../base/errors"
 require_relative "discovery"
 require_relative "target"
 

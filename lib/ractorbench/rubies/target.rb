@@ -3,9 +3,9 @@
 require "rbconfig"
 require "shellwords"
 
-require_relative "../paths"
-require_relative "../errors"
-require_relative "../printable"
+require_relative "../base/paths"
+require_relative "../base/errors"
+require_relative "../base/printable"
 require_relative "../measure/child_environment"
 require_relative "../measure/launcher"
 require_relative "child_programs"

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../printable"
+require_relative "../base/printable"
 
 module Ractorbench
   module Store

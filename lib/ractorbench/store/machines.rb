@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "../printable"
+require_relative "../base/printable"
 
 module Ractorbench
   module Store

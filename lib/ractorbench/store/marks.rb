@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "bounded_lines"
-require_relative "../printable"
+require_relative "../base/printable"
 
 module Ractorbench
   module Store

@@ -9,10 +9,10 @@ require_relative "../plan/shard"
 require_relative "../plan/catalog"
 require_relative "../plan/run_spec"
 require_relative "../plan/matrix"
-require_relative "../plural"
-require_relative "../version"
-require_relative "../errors"
-require_relative "../printable"
+require_relative "../base/plural"
+require_relative "../base/version"
+require_relative "../base/errors"
+require_relative "../base/printable"
 
 module Ractorbench
   module Store

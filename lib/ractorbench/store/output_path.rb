@@ -2,7 +2,7 @@
 
 require "securerandom"
 require "tmpdir"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Store

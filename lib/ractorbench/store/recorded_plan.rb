@@ -7,7 +7,7 @@ require_relative "../plan/number_list"
 require_relative "../plan/size"
 require_relative "../plan/capacity"
 require_relative "../rubies/target"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Store

@@ -2,8 +2,8 @@
 
 require "forwardable"
 require_relative "../plan/configuration"
-require_relative "../printable"
-require_relative "../numbers"
+require_relative "../base/printable"
+require_relative "../base/numbers"
 require_relative "run_fields"
 require_relative "../../../harness/ractorbench/harness/fields"
 

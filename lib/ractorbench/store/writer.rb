@@ -8,7 +8,7 @@ require_relative "output_path"
 require_relative "shadow_copy"
 require_relative "bounded_lines"
 require_relative "lock_holder"
-require_relative "../errors"
+require_relative "../base/errors"
 
 module Ractorbench
   module Store
@@ -333,5 +333,5 @@ module Ractorbench
 end
 
 require_relative "marks"
-require_relative "../plural"
-require_relative "../printable"
+require_relative "../base/plural"
+require_relative "../base/printable"

@@ -3,7 +3,7 @@
 require_relative "../warnings"
 require_relative "../rows"
 require_relative "../disturbed"
-require_relative "../../plural"
+require_relative "../../base/plural"
 
 module Ractorbench
   class Analysis

@@ -4,7 +4,7 @@ require_relative "../../store"
 require_relative "../../store/machines"
 require_relative "../../analysis"
 require_relative "../comparison"
-require_relative "../../errors"
+require_relative "../../base/errors"
 
 module Ractorbench
   class Analysis

@@ -4,7 +4,7 @@ require_relative "../parts/units"
 require_relative "../parts/cells"
 require_relative "../parts/disturbance"
 require_relative "../../stats/bootstrap"
-require_relative "../../plural"
+require_relative "../../base/plural"
 
 module Ractorbench
   module Reports

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../../reports"
-require_relative "../../console"
-require_relative "../../plural"
+require_relative "../../base/console"
+require_relative "../../base/plural"
 require_relative "../parts/columns"
 require_relative "../../plan/configuration"
 require_relative "cells"

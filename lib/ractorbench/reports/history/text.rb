@@ -2,8 +2,8 @@
 
 require_relative "../parts/columns"
 require_relative "../parts/units"
-require_relative "../../console"
-require_relative "../../plural"
+require_relative "../../base/console"
+require_relative "../../base/plural"
 require_relative "../../analysis/history"
 
 module Ractorbench

@@ -4,7 +4,7 @@ require_relative "columns"
 require_relative "row_outcomes"
 require_relative "markdown_text"
 require_relative "units"
-require_relative "../../console"
+require_relative "../../base/console"
 
 module Ractorbench
   module Reports

@@ -2,7 +2,7 @@
 
 require_relative "../../analysis/rows"
 require_relative "../../plan/configuration"
-require_relative "../../plural"
+require_relative "../../base/plural"
 require_relative "format"
 
 module Ractorbench

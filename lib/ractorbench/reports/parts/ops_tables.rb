@@ -3,7 +3,7 @@
 require "terminal-table"
 require_relative "../../analysis/ops_per_second"
 require_relative "columns"
-require_relative "../../console"
+require_relative "../../base/console"
 require_relative "markdown_text"
 
 module Ractorbench

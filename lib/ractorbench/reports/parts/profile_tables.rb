@@ -2,7 +2,7 @@
 
 require_relative "notes"
 require_relative "markdown_text"
-require_relative "../../printable"
+require_relative "../../base/printable"
 require_relative "../../profile/findings"
 require_relative "../../profile/difference"
 require_relative "../../profile/categories"

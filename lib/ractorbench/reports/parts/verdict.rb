@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../plural"
+require_relative "../../base/plural"
 require_relative "../../analysis/disturbed"
 
 module Ractorbench

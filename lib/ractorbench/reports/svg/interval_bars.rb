@@ -2,7 +2,7 @@
 
 require_relative "canvas"
 require_relative "scale"
-require_relative "../../console"
+require_relative "../../base/console"
 
 module Ractorbench
   module Reports
