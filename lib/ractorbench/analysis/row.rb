@@ -1,6 +1,9 @@
 # frozen_string_literal: true
 
-require_relative "../analysis"
+require_relative "../plan/configuration"
+require_relative "../plan/panel"
+require_relative "group"
+require_relative "../../../harness/ractorbench/harness/fields"
 require_relative "uncertainty"
 require_relative "efficiency"
 require_relative "work_spread"
