@@ -26,5 +26,4 @@ Gem::Specification.new do |spec|
   spec.add_dependency "fiddle", ">= 1.0" # prctl: the collector a child subreaper while a run runs; a bundled gem since Ruby 4.0
   spec.add_dependency "prime", ">= 0.1" # a bundled gem since 3.1: the prime workload's Integer#prime?
   spec.add_dependency "ruby-progressbar", "~> 1.13"
-  spec.add_dependency "terminal-table", ">= 3.0"
 end

@@ -13,8 +13,8 @@
 #   ruby benchmarks/ips_peer.rb [SECONDS_PER_SAMPLE] [SAMPLES]   (rake bench:ips_peer)
 
 require "benchmark/ips"
-require "terminal-table"
 require_relative "../lib/ractorbench/analysis/ops_per_second"
+require_relative "../lib/ractorbench/reports/parts/box_table"
 require_relative "../harness/ractorbench/harness/ops_meter"
 
 module IpsPeer
@@ -90,16 +90,18 @@ module IpsPeer
   end
 
   def table(rows, time, samples)
-    Terminal::Table.new(
+    table = Ractorbench::Reports::Parts::BoxTable.new(
       title: "ops/s of the same batch code, #{samples} rounds: a #{time} s ractorbench sample, then #{time} s of benchmark-ips " \
         "#{Benchmark::IPS::VERSION} (~100 ms samples); #{RUBY_DESCRIPTION[/\A\S+ \S+/]}, GC on",
       headings: ["subject", "figure", "ractorbench ops/s", "± % (n)", "benchmark-ips ops/s", "± % (n)", "ratio", "within 5%"],
-      rows: rows.map do |seed, kind, ours, peer|
-        ratio = ours.rate / peer.rate
-        [seed, kind, count(ours.rate), spread(ours), count(peer.rate), spread(peer), format("%.3f", ratio),
-          ((ratio - 1).abs <= TOLERANCE) ? "yes" : "NO"]
-      end
-    ).tap { |t| (2..7).each { |i| t.align_column(i, :right) } }
+      right: (2..7).to_a
+    )
+    rows.each do |seed, kind, ours, peer|
+      ratio = ours.rate / peer.rate
+      table << [seed, kind, count(ours.rate), spread(ours), count(peer.rate), spread(peer), format("%.3f", ratio),
+        ((ratio - 1).abs <= TOLERANCE) ? "yes" : "NO"]
+    end
+    table
   end
 
   def verdicts(rows)

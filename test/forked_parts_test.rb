@@ -4,7 +4,7 @@ require_relative "test_helper"
 require_relative "synthetic_results"
 
 # Work done in forked parts (Ractorbench::ForkedParts: a report's rows of
-# many runs, a big text report's tables) must give what doing it in one process gives,
+# many runs) must give what doing it in one process gives,
 # and a part whose process dies costs time, never an answer.
 class ForkedPartsTest < Minitest::Test
   include TempDir
@@ -119,24 +119,5 @@ class ForkedPartsTest < Minitest::Test
     assert_equal 0, rows.resampled_runs(analysis.call(100))
     assert_equal 1, rows.processes_for(analysis.call(100))
     assert_equal 1, rows.processes_for(analysis.call(60)), "1,800 resampled runs"
-  end
-
-  # A text report's tables for many configurations are drawn by processes
-  # at once: the same text as drawn one after another here.
-  def test_a_text_reports_tables_drawn_apart_are_those_drawn_here
-    samples = (1..70).flat_map do |w|
-      %w[serial threads processes].map { |model| [["prime", model, w, 10, "ruby"], SyntheticResults.draws(3, median: 0.01 * w, seed: w)] }
-    end.to_h
-    path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
-    rows = Ractorbench::Analysis::Rows.for(Ractorbench::Analysis.new(Ractorbench::Store.read(path)))
-    assert_operator rows.size, :>=, Ractorbench::Reports::Text::TABLES_APART
-    tables = %i[summary details costs]
-    here = tables.map { |table| Ractorbench::Reports::Text.public_send(table, rows) }.compact
-    [1, 2, 3, 8].each { |processes| assert_equal here, Ractorbench::Reports::Text.drawn(tables, rows, processes: processes), processes }
-    assert_includes here.first, "prime"
-    # Dealt in turn to one process a core, never more processes than tables.
-    assert_equal [%i[summary costs], %i[details]], Ractorbench::Reports::Text.parts(tables, 2)
-    assert_equal [%i[summary], %i[details], %i[costs]], Ractorbench::Reports::Text.parts(tables, 8)
-    assert_equal [tables], Ractorbench::Reports::Text.parts(tables, 1)
   end
 end

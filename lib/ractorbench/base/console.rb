@@ -71,6 +71,17 @@ module Ractorbench
     # Columns text takes on the screen: colour sequences take none.
     def self.visible_length(text) = text.include?("\e") ? text.gsub(ESCAPE, "").length : text.length
 
+    # Characters a terminal draws two columns wide (East Asian wide and
+    # full-width, emoji), and marks it draws over the one before (none).
+    WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/
+    MARK = /[\p{Mn}\p{Me}]/
+
+    # Columns a name takes on the screen, wide characters two.
+    def self.width_of(text)
+      length = visible_length(text)
+      text.ascii_only? ? length : length + text.scan(WIDE).size - text.scan(MARK).size
+    end
+
     # Every line longer than width (nil: none) broken at spaces. The pieces
     # hang under the text after a short label ("WARNING: ", "  fix:   ") or
     # a bullet ("  - "), else under the line's indent plus two. Rows of a

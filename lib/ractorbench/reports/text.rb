@@ -1,10 +1,8 @@
 # frozen_string_literal: true
 
-require "terminal-table"
-require_relative "../analysis/rows"
+require_relative "parts/box_table"
 require_relative "parts/cells"
 require_relative "../plan/configuration"
-require_relative "../forked_parts"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
 require_relative "parts/memory_tables"
@@ -44,7 +42,7 @@ module Ractorbench
         # The wide summary, every statistic, and the cost per run.
         def figures(section)
           rows = section.content.rows
-          Text.drawn([(:summary unless rows.empty?), (:details unless rows.empty?), :costs].compact, rows)
+          [*([Text.summary(rows), Text.details(rows)] unless rows.empty?), Text.costs(rows)]
         end
 
         def ops(_section) = Parts::OpsTables.text(@analysis)
@@ -68,38 +66,14 @@ module Ractorbench
         def cautions(section) = section.content.lines
       end
 
-      # Terminal::Table takes over a second for a thousand configurations'
-      # tables: from TABLES_APART rows they are drawn at once, dealt in turn
-      # to one process a usable core (ForkedParts), the same text as drawn
-      # one after another. One process a table was three on two cores: no
-      # sooner, and each forked process copied 55 MB of the report's heap
-      # (a million runs' report peaked at 300 MB there).
-      TABLES_APART = 200
-
-      def drawn(tables, rows, processes: Analysis::Rows.processes)
-        return tables.map { |table| public_send(table, rows) } if rows.size < TABLES_APART
-
-        texts = ForkedParts.map(parts(tables, processes)) { |part| part.to_h { |table| [table, public_send(table, rows) || ""] } }.reduce(:merge)
-        tables.map { |table| texts[table] }.reject(&:empty?)
-      end
-
-      # tables dealt in turn into at most processes parts.
-      def parts(tables, processes)
-        parts = Array.new(processes.clamp(1, tables.size)) { [] }
-        tables.each_with_index { |table, i| parts[i % parts.size] << table }
-        parts
-      end
-
       def summary(rows)
-        table = Terminal::Table.new(title: "Median ± std dev; speedup of messages-only time over serial",
-          headings: SUMMARY, rows: rows.map { |r| summary_row(r) })
-        (5..13).each { |i| table.align_column(i, :right) }
-        table.to_s
+        drawn(Parts::BoxTable.new(title: "Median ± std dev; speedup of messages-only time over serial", headings: SUMMARY, right: (5..13).to_a),
+          rows.map { |r| summary_row(r) })
       end
 
       def summary_row(r)
         keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
-        return keys + [{value: r["unsupported"], colspan: 9}] if r["unsupported"]
+        return keys + [Parts::BoxTable::Span.new(r["unsupported"], 9)] if r["unsupported"]
 
         keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),
           Parts::Notes.speedup_cell(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
@@ -116,9 +90,8 @@ module Ractorbench
         return nil if body.empty?
 
         headings = ["workload", "model", "W", "M", "ruby", *fields.map(&:title)]
-        table = Terminal::Table.new(title: "Cost per run (medians; page faults of forked workers included)", headings: headings, rows: body)
-        (5...headings.size).each { |i| table.align_column(i, :right) }
-        table.to_s
+        drawn(Parts::BoxTable.new(title: "Cost per run (medians; page faults of forked workers included)", headings: headings,
+          right: (5...headings.size).to_a), body)
       end
 
       def details(rows)
@@ -129,8 +102,11 @@ module Ractorbench
               [Parts::Cells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
           end
         end
-        table = Terminal::Table.new(title: "Statistics (seconds)", headings: DETAILS, rows: body)
-        (6..14).each { |i| table.align_column(i, :right) }
+        drawn(Parts::BoxTable.new(title: "Statistics (seconds)", headings: DETAILS, right: (6..14).to_a), body)
+      end
+
+      def drawn(table, body)
+        body.each { |cells| table << cells }
         table.to_s
       end
     end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "terminal-table"
 require_relative "../../analysis/ops_per_second"
+require_relative "box_table"
 require_relative "columns"
 require_relative "../../base/console"
 require_relative "markdown_text"
@@ -21,9 +21,9 @@ module Ractorbench
 
         def text(analysis)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
-            t = Terminal::Table.new(title: table.title, headings: HEADINGS, rows: rows.map { |r| text_cells(r) })
-            (4..7).each { |i| t.align_column(i, :right) }
-            [t.to_s, *notes(rows)].join("\n")
+            box = BoxTable.new(title: table.title, headings: HEADINGS, right: (4..7).to_a)
+            rows.each { |r| box << text_cells(r) }
+            [box.to_s, *notes(rows)].join("\n")
           end
         end
 
@@ -86,7 +86,7 @@ module Ractorbench
 
         def text_cells(r)
           keys, rest = cells(r).each_slice(4).to_a
-          outcome(r) ? keys + [{value: outcome(r), colspan: 4}] : keys + rest
+          outcome(r) ? keys + [BoxTable::Span.new(outcome(r), 4)] : keys + rest
         end
 
         def cells(r)

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "terminal-table"
 require_relative "cells"
+require_relative "../parts/box_table"
 require_relative "../../reports"
 
 module Ractorbench
@@ -41,8 +41,9 @@ module Ractorbench
               panel_keys + sides.map { |i| Cells.cell(panel, line, i) }
             end
           end
-          table = Terminal::Table.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides), rows: body)
-          (keys.size...keys.size + sides.size).each { |i| table.align_column(i, :right) }
+          table = Parts::BoxTable.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides),
+            right: (keys.size...keys.size + sides.size).to_a)
+          body.each { |cells| table << cells }
           table.to_s
         end
 
