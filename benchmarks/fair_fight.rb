@@ -19,7 +19,7 @@ require "ractorbench/store"
 require "ractorbench/analysis"
 require "ractorbench/analysis/sweep"
 require "ractorbench/measure/child_environment"
-require "ractorbench/stats/summary"
+require "ractorbench/stats/descriptive"
 
 module FairFight
   EXE = File.expand_path("../exe/ractorbench", __dir__)
@@ -98,7 +98,7 @@ module FairFight
         times[arm] << Float(out)
       end
     end
-    times.transform_values { |list| Ractorbench::Stats::Summary.new(list) }
+    times.transform_values { |list| Ractorbench::Stats::Descriptive.new(list) }
   end
 end
 

@@ -9,7 +9,7 @@ require "ractorbench/plan/catalog"
 require "ractorbench/measure/runner"
 require "ractorbench/plan/run_spec"
 require "ractorbench/rubies/target"
-require "ractorbench/stats/summary"
+require "ractorbench/stats/descriptive"
 
 samples = Integer(ENV.fetch("SAMPLES", "30"))
 target = Ractorbench::Rubies::Target.current.probe!
@@ -32,7 +32,7 @@ end
 
 ms = ->(s) { format("%7.2f ms", s * 1000) }
 row = lambda do |label, values|
-  s = Ractorbench::Stats::Summary.new(values)
+  s = Ractorbench::Stats::Descriptive.new(values)
   puts format("%-46s median %s  sd %s  min %s  (n=%d)", label, ms[s.median], ms[s.stddev], ms[s.min], s.n)
   s
 end

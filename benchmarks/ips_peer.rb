@@ -75,10 +75,10 @@ module IpsPeer
   end
 
   def compare(subject, ours, peer)
-    gross = Ractorbench::Stats::Summary.new(ours.gross_rates)
-    net = Ractorbench::Stats::Summary.new(ours.net_rates)
+    gross = Ractorbench::Stats::Descriptive.new(ours.gross_rates)
+    net = Ractorbench::Stats::Descriptive.new(ours.net_rates)
     op, empty = peer.values_at("subject", "empty loop").map { |t| t[:iterations] / t[:seconds] * BATCH }
-    op_spread = Ractorbench::Stats::Summary.new(peer["subject"][:samples]).stddev / (op / BATCH)
+    op_spread = Ractorbench::Stats::Descriptive.new(peer["subject"][:samples]).stddev / (op / BATCH)
     [
       [subject.seed, "gross", Figure.new(rate: gross.mean, spread: gross.relative_spread, n: gross.n),
         Figure.new(rate: op, spread: op_spread, n: peer["subject"][:samples].size)],

@@ -29,7 +29,7 @@ class ModelTraitsTest < Minitest::Test
     # with the model: a family is a trait.
     "ractorbench/plan/capacity.rb" => %w[serial],
     "ractorbench/plan/model_traits.rb" => %w[serial],
-    "ractorbench/profile/collection.rb" => %w[serial],
+    "ractorbench/profile/profiled_runs.rb" => %w[serial],
     "ractorbench/reports/bm.rb" => %w[serial],
     # try's check stage "threads" (Harness::Model::CHECKS, the preflight's
     # stages) and the keys of the facts the check brings back.

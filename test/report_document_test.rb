@@ -24,7 +24,7 @@ class ReportDocumentTest < Minitest::Test
     ops: ->(tables) { tables.map { |table, _| table.title } },
     messages: ->(rows) { rows.flat_map { |r| [Ractorbench::Reports::Parts::MessageTables.panel(r), *(Ractorbench::Reports::Parts::MessageTables.rate(r) if r["rate"])] } },
     memory: ->(rows) { rows.flat_map { |r| [Ractorbench::Reports::Parts::MemoryTables.panel(r), *(Ractorbench::Reports::Parts::MemoryTables.megabytes(r["kept_kb"]) if r["kept_kb"])] } },
-    answer: ->(c) { c.winners.flat_map { |e| [e.winner["model"], *(Ractorbench::Reports::Parts::Cells.ratio(e.winner["speedup"]) if e.winner["speedup"])] } },
+    answer: ->(c) { c.winners.flat_map { |e| [e.winner["model"], *(Ractorbench::Reports::Parts::FigureCells.ratio(e.winner["speedup"]) if e.winner["speedup"])] } },
     verdict: ->(lines) { [lines.first, *lines.grep(/\ADigests/)] },
     notes: ->(lines) { lines },
     gaps: ->(lines) { lines },

@@ -21,7 +21,8 @@ require_relative "collection/finish"
 
 module Ractorbench
   # One collection, whoever asks for it (`run`, the tour, `try`,
-  # Ractorbench.run and .try), from keywords, never a command line:
+  # Ractorbench.run and .try), from keywords, never a command line, from the
+  # plan to the results read back (its collect step is the Collector's):
   # plan (the seeded matrix, a shard's slice, its sizes checked) -> probe
   # (the Rubies, the ractor scaling probe, the profilers) -> header (the
   # results file created) -> collect (every run, --reps auto's rounds, the

@@ -13,8 +13,10 @@ require_relative "analysis/digest_check"
 require_relative "plan/configuration"
 
 module Ractorbench
-  # Runs a plan's pending runs one at a time, appending each record to the
-  # results file as soon as it is known. A failed run is recorded and the
+  # The collector: the loop in the driver's process that runs a plan's
+  # pending runs one at a time, appending each record to the results file
+  # as soon as it is known (a Collection, which plans, probes and finishes,
+  # makes one for its collect step). A failed run is recorded and the
   # collection goes on. Before each run a "started" mark goes to the file,
   # so a run that kills the collector is known on --resume. Ctrl-C or
   # SIGTERM kills the run in flight (the Launcher) and ends the collection

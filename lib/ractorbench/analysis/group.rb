@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "forwardable"
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 require_relative "disturbed"
 require_relative "../../../harness/ractorbench/harness/fields"
 
@@ -74,8 +74,8 @@ module Ractorbench
         @ok_rows = @ok_rows.reject { |row| row == @first_run.row } if @first_run_excluded
       end
 
-      def messages_time = @messages_time ||= Stats::Summary.new(nil, sorted: sorted("messages_time"))
-      def whole_time = @whole_time ||= Stats::Summary.new(nil, sorted: sorted("whole_time"))
+      def messages_time = @messages_time ||= Stats::Descriptive.new(nil, sorted: sorted("messages_time"))
+      def whole_time = @whole_time ||= Stats::Descriptive.new(nil, sorted: sorted("whole_time"))
 
       # One field of the runs the figures come from as the statistics read
       # it (Stats.sorted), sorted once however many figures read it.
@@ -114,7 +114,7 @@ module Ractorbench
       end
 
       # (user + system) / wall: how many cores the run kept busy on average.
-      def cpu_utilisation = @cpu_utilisation ||= Stats::Summary.new(nil, sorted: sorted_cpu_utilisations)
+      def cpu_utilisation = @cpu_utilisation ||= Stats::Descriptive.new(nil, sorted: sorted_cpu_utilisations)
 
       # Sorted once for the median and its interval.
       def sorted_cpu_utilisations = @sorted_cpu_utilisations ||= Stats.sorted(cpu_utilisations).freeze
@@ -123,11 +123,11 @@ module Ractorbench
         @cpu_utilisations ||= cpu_times.zip(values("whole_time")).map { |cpu, wall| cpu / wall if wall.to_f.positive? }
       end
 
-      def cpu_seconds = @cpu_seconds ||= Stats::Summary.new(cpu_times)
+      def cpu_seconds = @cpu_seconds ||= Stats::Descriptive.new(cpu_times)
 
       # Peak memory of every process of a run together (forked workers too).
       def peak_memory_kb
-        @peak_memory_kb ||= Stats::Summary.new(values("peak_rss_kb").zip(values("workers_peak_rss_kb"))
+        @peak_memory_kb ||= Stats::Descriptive.new(values("peak_rss_kb").zip(values("workers_peak_rss_kb"))
           .map { |own, workers| own.to_i + workers.to_i if own })
       end
 
@@ -136,7 +136,7 @@ module Ractorbench
       # other figure the field table summarises by its median.
       COSTS = Harness::Fields.medians.map(&:name).freeze
 
-      def cost(key) = (@costs ||= {})[key] ||= Stats::Summary.new(nil, sorted: Stats.sorted(values(key))).median
+      def cost(key) = (@costs ||= {})[key] ||= Stats::Descriptive.new(nil, sorted: Stats.sorted(values(key))).median
 
       def speedup
         ratio(baseline&.messages_time&.median, messages_time.median)

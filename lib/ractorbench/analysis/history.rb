@@ -4,7 +4,7 @@ require_relative "../analysis"
 require_relative "../base/errors"
 require_relative "../base/plural"
 require_relative "../plan/configuration"
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 require_relative "history/change_points"
 
 module Ractorbench
@@ -48,7 +48,7 @@ module Ractorbench
       # One file's runs of one configuration: the runs judged (undisturbed,
       # successful), or why there are none (left).
       Point = Struct.new(:index, :runs, :left, keyword_init: true) do
-        def summary = @summary ||= Stats::Summary.new(runs)
+        def summary = @summary ||= Stats::Descriptive.new(runs)
 
         def counted?(min_runs) = left.nil? && runs.size >= min_runs
       end

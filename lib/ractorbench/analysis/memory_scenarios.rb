@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 require_relative "../stats/median_interval"
 
 module Ractorbench
@@ -32,7 +32,7 @@ module Ractorbench
       end
 
       def summary(values)
-        s = Stats::Summary.new(values.compact)
+        s = Stats::Descriptive.new(values.compact)
         {"median" => s.median, "stddev" => s.stddev, "samples" => s.n}
       end
     end

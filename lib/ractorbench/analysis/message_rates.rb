@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 require_relative "../stats/median_interval"
 require_relative "../stats/bootstrap"
 
@@ -26,7 +26,7 @@ module Ractorbench
 
       def panel_rows(groups)
         measured = groups.map { |g| [g, rates(g)] }
-        fastest, fastest_rates = measured.reject { |_, r| r.empty? }.max_by { |_, r| Stats::Summary.new(r.values).median }
+        fastest, fastest_rates = measured.reject { |_, r| r.empty? }.max_by { |_, r| Stats::Descriptive.new(r.values).median }
         measured.map { |g, r| row(g, r, fastest && (g.equal?(fastest) ? nil : [fastest, fastest_rates])) }
           .sort_by { |r| [r["rate"] ? -r["rate"]["median"] : Float::INFINITY, r["model"]] }
       end
@@ -48,7 +48,7 @@ module Ractorbench
         return row if rates.empty?
 
         interval = Stats::MedianInterval.for(rates.values)
-        summary = Stats::Summary.new(rates.values)
+        summary = Stats::Descriptive.new(rates.values)
         row["rate"] = {"median" => summary.median, "low" => interval.low, "high" => interval.high, "stddev" => summary.stddev,
                        "relative_spread" => summary.relative_spread}
         row["of_fastest"] = reference ? ratio(rates, *reference, group) : {"estimate" => 1.0}

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 require_relative "../plan/concurrently_tables"
 require_relative "../../../harness/ractorbench/harness/subject"
 
@@ -92,14 +92,14 @@ module Ractorbench
       end
 
       def measured(figures, ops)
-        net = Stats::Summary.new(figures.flat_map(&:net_rates))
+        net = Stats::Descriptive.new(figures.flat_map(&:net_rates))
         executions, seconds = figures.first.median_sample
         {
           "samples" => figures.sum { |f| f.ops["samples"].size },
           "ops_per_second" => net.to_h.merge("relative_spread" => net.relative_spread),
-          "net_ns_per_op" => Stats::Summary.new(figures.flat_map(&:net_ns)).to_h,
-          "gross_ops_per_second" => Stats::Summary.new(figures.flat_map(&:gross_rates)).to_h,
-          "loop_ns_per_op" => Stats::Summary.new(figures.map(&:loop_ns)).median,
+          "net_ns_per_op" => Stats::Descriptive.new(figures.flat_map(&:net_ns)).to_h,
+          "gross_ops_per_second" => Stats::Descriptive.new(figures.flat_map(&:gross_rates)).to_h,
+          "loop_ns_per_op" => Stats::Descriptive.new(figures.map(&:loop_ns)).median,
           "executions" => executions, "seconds" => seconds,
           "gc" => ops["gc"], "gc_note" => ops["gc_note"], "async" => ops["async"]
         }.merge(ops["clock"] ? {"clock" => ops["clock"]} : {}) # a child that names its clock (mruby's may have no monotonic one)

@@ -5,7 +5,7 @@ require_relative "../analysis"
 require_relative "efficiency"
 require_relative "row"
 require_relative "../stats/amdahl"
-require_relative "../stats/summary"
+require_relative "../stats/descriptive"
 
 module Ractorbench
   class Analysis
@@ -107,7 +107,7 @@ module Ractorbench
       def memory(group)
         pss = group.values("supervisor_pss_kb").zip(group.values("workers_pss_kb")).filter_map { |own, workers| own.to_i + workers.to_i if own && workers }
         rss = group.peak_memory_kb.median
-        return [Stats::Summary.new(pss).median, "PSS", rss] unless pss.empty?
+        return [Stats::Descriptive.new(pss).median, "PSS", rss] unless pss.empty?
 
         [rss, "RSS", nil]
       end

@@ -25,7 +25,7 @@ module Ractorbench
 
       attr_reader :mine, :serial, :changes
 
-      # mine, serial: the "profile" of two profile records (Summary#to_h).
+      # mine, serial: the "profile" of two profile records (Totals#to_h).
       def initialize(mine, serial)
         @mine = mine
         @serial = serial

@@ -1,14 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "categories"
-require_relative "summary"
+require_relative "totals"
 require_relative "idle_cores"
 
 module Ractorbench
   module Profile
     # Reads `perf script --show-switch-events -F
     # pid,tid,time,event,period,ip,sym,dso,trace` of a recording made with
-    # call chains (-g) into a Summary. An event is a line "PID/TID TIME:
+    # call chains (-g) into Totals. An event is a line "PID/TID TIME:
     # PERIOD EVENT: [fields]" then its frames, leaf first, one a line:
     # "ADDRESS SYMBOL (LIBRARY)", "[unknown]" for an address no symbol
     # covers. A cpu-clock sample's period is the CPU time it stands for
@@ -43,7 +43,7 @@ module Ractorbench
 
       def initialize(interpreter, capacity)
         @interpreter = interpreter
-        @summary = Summary.new
+        @summary = Totals.new
         @idle = IdleCores.new(capacity)
         @summary.capacity = capacity
         @off = {}

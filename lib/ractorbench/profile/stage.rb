@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "request"
-require_relative "collection"
+require_relative "profiled_runs"
 require_relative "records"
 require_relative "../measure/progress"
 require_relative "../base/plural"
@@ -35,14 +35,14 @@ module Ractorbench
       # recorded: how many timed runs the collection holds (said if stopped).
       def collect(runs, catalog:, targets:, timeout:, writer:, io:, recorded: runs.size)
         done = Records.read(writer.path, {"profile" => true}).values.to_h { |r| [r["id"], true] }
-        specs = Collection.pending(runs, catalog, @tools, done: done)
+        specs = ProfiledRuns.pending(runs, catalog, @tools, done: done)
         return if specs.empty?
 
         used = specs.map { |s| @tools[s.ruby] }.uniq.join(" and ")
         progress = Measure::Progress.for(specs.size, io: io)
         progress.say("ractorbench: --profile: #{Plural.count(specs.size, "profiled run")} (#{used}), one a configuration, " \
           "after the timed runs and not among them; profiles in #{Records.folder(writer.path)}")
-        Collection.new(catalog: catalog, targets: targets, timeout: timeout, writer: writer, tools: @tools, progress: progress)
+        ProfiledRuns.new(catalog: catalog, targets: targets, timeout: timeout, writer: writer, tools: @tools, progress: progress)
           .collect(specs, recorded: recorded)
       end
     end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "summary"
+require_relative "totals"
 require_relative "../base/paths"
 require_relative "../base/printable"
 require_relative "../measure/launcher"
@@ -46,12 +46,12 @@ module Ractorbench
         end
       end
 
-      # vernier's profile (the Firefox profiler's format) into a Summary.
+      # vernier's profile (the Firefox profiler's format) into Totals.
       def read(json)
         profile = JSON.parse(json)
         interval = profile.dig("meta", "interval").to_f / 1000.0 # ms a sample
         categories = Array(profile.dig("meta", "categories")).map { |c| c["name"] }
-        summary = Summary.new
+        summary = Totals.new
         profile.fetch("threads", []).each { |thread| read_thread(thread, interval, categories, summary) }
         summary
       end

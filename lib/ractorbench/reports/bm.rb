@@ -56,7 +56,7 @@ module Ractorbench
         analysis.groups.each_with_object({}) do |g, by_model|
           next unless g.panel == panel
 
-          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Summary.new(g.values(k)).median] }
+          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Descriptive.new(g.values(k)).median] }
         end
       end
 

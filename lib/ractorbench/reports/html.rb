@@ -3,7 +3,7 @@
 require "erb"
 require_relative "../plan/configuration"
 require_relative "../analysis/rows"
-require_relative "parts/cells"
+require_relative "parts/figure_cells"
 require_relative "parts/verdict"
 require_relative "../analysis/winners"
 require_relative "parts/document_builder"
@@ -179,7 +179,7 @@ module Ractorbench
 
         def percent(value) = Parts::Format.percent(value)
 
-        def speedup_interval(row) = Parts::Cells::Speedup.of(row).interval(missing: "n<#{Stats::Bootstrap::MIN_SAMPLES}")
+        def speedup_interval(row) = Parts::FigureCells::Speedup.of(row).interval(missing: "n<#{Stats::Bootstrap::MIN_SAMPLES}")
 
         def failures = analysis.crashed_runs.first(50)
 

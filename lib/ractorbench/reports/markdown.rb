@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../analysis/rows"
-require_relative "parts/cells"
+require_relative "parts/figure_cells"
 require_relative "parts/markdown_text"
 require_relative "../plan/configuration"
 require_relative "parts/notes"
@@ -88,7 +88,7 @@ module Ractorbench
         keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
         return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
 
-        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Cells::Time.of(r).interval,
+        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::FigureCells::Time.of(r).interval,
           Parts::Format.seconds(r["whole_time"]), Parts::Notes.speedup_cell(r), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
           Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
       end

@@ -4,7 +4,7 @@ require_relative "text"
 require_relative "../plan/configuration"
 require_relative "../analysis/rows"
 require_relative "parts/columns"
-require_relative "parts/cells"
+require_relative "parts/figure_cells"
 require_relative "parts/units"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
@@ -138,8 +138,8 @@ module Ractorbench
         return "-" if r["speedup"].nil?
         return "1×" if r.baseline?
 
-        s = Parts::Cells::Speedup.of(r)
-        text = Parts::Cells.ratio(s.value) + (s.known? ? " #{Parts::Cells.interval(s.low, s.high)}" : "")
+        s = Parts::FigureCells::Speedup.of(r)
+        text = Parts::FigureCells.ratio(s.value) + (s.known? ? " #{Parts::FigureCells.interval(s.low, s.high)}" : "")
         style = if s.known? && s.low > 1 then :green
         elsif s.known? && s.high < 1 then :red
         end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "parts/box_table"
-require_relative "parts/cells"
+require_relative "parts/figure_cells"
 require_relative "../plan/configuration"
 require_relative "parts/ops_tables"
 require_relative "parts/message_tables"
@@ -99,7 +99,7 @@ module Ractorbench
           keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
           [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
             keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
-              [Parts::Cells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
+              [Parts::FigureCells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
           end
         end
         drawn(Parts::BoxTable.new(title: "Statistics (seconds)", headings: DETAILS, right: (6..14).to_a), body)

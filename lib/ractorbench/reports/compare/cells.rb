@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../parts/units"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 require_relative "../parts/disturbance"
 require_relative "../../stats/bootstrap"
 require_relative "../../base/plural"
@@ -80,7 +80,7 @@ module Ractorbench
         def interval(ci)
           return "n<#{Stats::Bootstrap::MIN_SAMPLES}" unless ci.known?
 
-          Parts::Cells.interval(ci.low, ci.high) { |end_| percent(end_ - 1) }
+          Parts::FigureCells.interval(ci.low, ci.high) { |end_| percent(end_ - 1) }
         end
 
         def p(value)

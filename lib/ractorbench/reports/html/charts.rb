@@ -6,7 +6,7 @@ require_relative "../svg/line_chart"
 require_relative "../../stats/median_interval"
 require_relative "../../analysis/comparison"
 require_relative "../parts/units"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 require_relative "../../analysis"
 
 module Ractorbench
@@ -159,7 +159,7 @@ module Ractorbench
           return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless median && ci
 
           low, high, n = ci.values_at("low", "high", "samples")
-          text = low ? format("%.2f %s n=%d", median, Parts::Cells.interval(low, high), n) : format("%.2f n=%d (no interval)", median, n)
+          text = low ? format("%.2f %s n=%d", median, Parts::FigureCells.interval(low, high), n) : format("%.2f n=%d (no interval)", median, n)
           Svg::IntervalBars::Bar.new(label: label, value: median, low: low, high: high, color: colour(row["model"]), text: text)
         end
 
@@ -181,7 +181,7 @@ module Ractorbench
           low, high = (ci.known? && row.verdict != :disturbed) ? [ci.low, ci.high] : []
           verdict = {slower: "slower", faster: "faster", same: "~ no detectable change", too_few: "? too few runs to tell",
                      unknown: "?", disturbed: "inconclusive: most runs disturbed"}.fetch(row.verdict)
-          text = Parts::Cells.ratio(row.ratio) + (low ? " #{Parts::Cells.interval(low, high)}" : "") +
+          text = Parts::FigureCells.ratio(row.ratio) + (low ? " #{Parts::FigureCells.interval(low, high)}" : "") +
             " #{verdict}, n=#{row.test.n1}+#{row.test.n2}"
           Svg::IntervalBars::Bar.new(label: model, detail: detail, value: row.ratio, low: low, high: high,
             color: VERDICT_COLOURS.fetch(row.verdict), text: text)

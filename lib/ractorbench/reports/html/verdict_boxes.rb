@@ -2,7 +2,7 @@
 
 require_relative "../../analysis/winners"
 require_relative "../../analysis/rows"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 require_relative "../parts/units"
 require_relative "../../base/plural"
 require_relative "../../analysis"
@@ -63,7 +63,7 @@ module Ractorbench
         end
 
         def interval(row)
-          s = Parts::Cells::Speedup.of(row)
+          s = Parts::FigureCells::Speedup.of(row)
           s.known? ? "; 95% interval #{format("%.2f–%.2f", s.low, s.high)}" : ""
         end
 

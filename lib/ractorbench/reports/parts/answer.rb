@@ -5,7 +5,7 @@ require_relative "../../analysis/winners"
 require_relative "../../analysis/warnings"
 require_relative "verdict"
 require_relative "units"
-require_relative "cells"
+require_relative "figure_cells"
 require_relative "../../plan/configuration"
 
 module Ractorbench
@@ -107,8 +107,8 @@ module Ractorbench
         end
 
         def interval(row)
-          s = Cells::Speedup.of(row)
-          s.known? ? " #{Cells.interval(s.low, s.high)}" : ""
+          s = FigureCells::Speedup.of(row)
+          s.known? ? " #{FigureCells.interval(s.low, s.high)}" : ""
         end
       end
     end

@@ -5,7 +5,7 @@ module Ractorbench
     module Parts
       # What a report says, made once from an analysis (DocumentBuilder):
       # its sections in the report's order, each a typed value (rows whose
-      # cells are Cells::Speedup and Cells::Time, lines of notes, warnings).
+      # cells are FigureCells::Speedup and FigureCells::Time, lines of notes, warnings).
       # Every human format (text, summary, markdown, html) writes the whole
       # document: it has one writer method per section id and calls #write,
       # so a section a format cannot write is an error, never a gap in the
@@ -20,9 +20,9 @@ module Ractorbench
         # The configurations: rows in report order, [group, row] pairs for
         # the formats that read a group too (HTML's charts), the header.
         Figures = Struct.new(:rows, :pairs, :header, keyword_init: true) do
-          def speedup(row) = Cells::Speedup.of(row)
+          def speedup(row) = FigureCells::Speedup.of(row)
 
-          def time(row, metric = "messages_time") = Cells::Time.of(row, metric)
+          def time(row, metric = "messages_time") = FigureCells::Time.of(row, metric)
         end
 
         # The answer: each model's speedup per workload and size (rows), and

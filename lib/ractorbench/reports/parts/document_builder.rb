@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "document"
-require_relative "cells"
+require_relative "figure_cells"
 require_relative "../../analysis/rows"
 require_relative "../../analysis/winners"
 require_relative "verdict"

@@ -4,7 +4,7 @@ require_relative "../../analysis/rows"
 require_relative "../../plan/configuration"
 require_relative "../../analysis/winners"
 require_relative "markdown_text"
-require_relative "cells"
+require_relative "figure_cells"
 require_relative "format"
 
 module Ractorbench
@@ -41,7 +41,7 @@ module Ractorbench
           ["", *(note ? ["_Note: #{escape(note)}._", ""] : []), *cautions.warnings.map { |w| "> **Warning:** #{escape(w.message)}  " }]
         end
 
-        def speedup_interval(row) = Cells::Speedup.of(row).interval(missing: "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)")
+        def speedup_interval(row) = FigureCells::Speedup.of(row).interval(missing: "(n<#{Stats::Bootstrap::MIN_SAMPLES}, no interval)")
 
         # Names come from results files: a table cell must stay one cell, and
         # a workload called <script> must stay text wherever the Markdown lands.

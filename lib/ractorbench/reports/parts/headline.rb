@@ -3,7 +3,7 @@
 require_relative "../../analysis"
 require_relative "../../plan/configuration"
 require_relative "notes"
-require_relative "cells"
+require_relative "figure_cells"
 
 module Ractorbench
   module Reports
@@ -52,8 +52,8 @@ module Ractorbench
         def interval(row)
           return "" if row.baseline?
 
-          s = Cells::Speedup.of(row)
-          s.known? ? Cells.interval(s.low, s.high) : "(no interval)"
+          s = FigureCells::Speedup.of(row)
+          s.known? ? FigureCells.interval(s.low, s.high) : "(no interval)"
         end
 
         # A bar of fraction (0..1) of width, in eighths of a character.

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "erb"
-require_relative "cells"
+require_relative "speedup_cells"
 require_relative "text"
 require_relative "../html"
 require_relative "../html/charts"
@@ -42,13 +42,13 @@ module Ractorbench
 
           def colour(label) = @colours.fetch(label)
 
-          def cell(panel, line, i) = Cells.cell(panel, line, i)
+          def cell(panel, line, i) = SpeedupCells.cell(panel, line, i)
 
           def cautions = sbs.cautions
 
           def inconclusive = sbs.inconclusive
 
-          def panel_title(panel) = Cells.panel_title(panel)
+          def panel_title(panel) = SpeedupCells.panel_title(panel)
 
           def legend = Text.legend(sbs)
 

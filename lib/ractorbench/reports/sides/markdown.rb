@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "cells"
+require_relative "speedup_cells"
 require_relative "text"
 require_relative "../parts/markdown_text"
 require_relative "../../reports"
@@ -21,7 +21,7 @@ module Ractorbench
           align = headings.each_index.map { |i| (i < keys.size) ? "---" : "---:" }
           body = sbs.panels.flat_map do |panel|
             panel.lines.map do |line|
-              Text.keys_of(panel, line, sbs) + sbs.labels.each_index.map { |i| Cells.cell(panel, line, i) }
+              Text.keys_of(panel, line, sbs) + sbs.labels.each_index.map { |i| SpeedupCells.cell(panel, line, i) }
             end
           end
           ["**#{Text.title(sbs)}**", "", line(headings), line(align), *body.map { |cells| line(cells) }, "",

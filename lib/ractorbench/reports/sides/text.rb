@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "cells"
+require_relative "speedup_cells"
 require_relative "../parts/box_table"
 require_relative "../../reports"
 
@@ -38,7 +38,7 @@ module Ractorbench
               panel_keys = keys_of(panel, line, sbs)
               # A panel's workload and size once, on its first line.
               panel_keys = panel_keys.each_index.map { |i| (i < panel_keys.size - 1) ? "" : panel_keys[i] } unless n.zero?
-              panel_keys + sides.map { |i| Cells.cell(panel, line, i) }
+              panel_keys + sides.map { |i| SpeedupCells.cell(panel, line, i) }
             end
           end
           table = Parts::BoxTable.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides),
@@ -57,7 +57,7 @@ module Ractorbench
         def title(sbs) = "Speedup over serial on each #{sbs.by} (messages-only time)"
 
         def legend(sbs)
-          [[Cells::LEGEND, *(Cells::INCONCLUSIVE if sbs.disturbed?)].join("; ") + ".", *sbs.descriptions.map { |label, text| "#{label}: #{text}" },
+          [[SpeedupCells::LEGEND, *(SpeedupCells::INCONCLUSIVE if sbs.disturbed?)].join("; ") + ".", *sbs.descriptions.map { |label, text| "#{label}: #{text}" },
             "Is a difference real? `ractorbench compare FILE --by #{sbs.by}` tests each configuration's time " \
             "(Mann-Whitney, Holm-adjusted)."]
         end

@@ -2,7 +2,7 @@
 
 require_relative "canvas"
 require_relative "scale"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 
 module Ractorbench
   module Reports
@@ -84,7 +84,7 @@ module Ractorbench
 
         def speedup_tip(series, wx, wy, lo, hi)
           "#{series.label}, #{Scale.label(wx)} workers: #{format("%.2f", wy)}×" +
-            (lo ? " #{Parts::Cells.interval(lo, hi)}" : " (no interval: fewer than 6 runs)")
+            (lo ? " #{Parts::FigureCells.interval(lo, hi)}" : " (no interval: fewer than 6 runs)")
         end
 
         def legend(svg, series, ly)

@@ -3,7 +3,7 @@
 require_relative "canvas"
 require_relative "../../plan/configuration"
 require_relative "scale"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 
 module Ractorbench
   module Reports
@@ -82,7 +82,7 @@ module Ractorbench
           svg.polyline(points.map { |p| [x.call(p.workers), y.call(p.speedup)] }, stroke: colour, class: "series") if points.size > 1
           points.each do |p|
             svg.line(x.call(p.workers), y.call(p.low), x.call(p.workers), y.call(p.high), stroke: colour, class: "whisker") if p.low
-            interval = p.low ? " #{Parts::Cells.interval(p.low, p.high)}" : " (no interval: fewer than 6 runs)"
+            interval = p.low ? " #{Parts::FigureCells.interval(p.low, p.high)}" : " (no interval: fewer than 6 runs)"
             svg.circle(x.call(p.workers), y.call(p.speedup), 4, fill: colour, class: "point",
               tooltip: "#{series.model}, #{p.workers} workers: #{format("%.2f", p.speedup)}×#{interval}, n=#{p.samples}")
           end

@@ -6,7 +6,7 @@ module Ractorbench
   module Stats
     # Descriptive statistics of one sample. The median sorts first (the
     # seed's analyser took the middle of the unsorted list).
-    class Summary
+    class Descriptive
       attr_reader :n, :mean, :median, :min, :max
 
       # sorted: the values already as Stats.sorted gives them, when the caller

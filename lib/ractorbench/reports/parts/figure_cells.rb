@@ -10,7 +10,7 @@ module Ractorbench
       # The typed cells of a report's tables, each a figure with what makes
       # it honest (its interval and run count, its spread), and the one way
       # every format writes an interval: "[low, high]".
-      module Cells
+      module FigureCells
         module_function
 
         # "[1.10, 1.42]": ends with two decimals unless told; a block shows
@@ -34,14 +34,14 @@ module Ractorbench
           end
 
           # "1.23×", "1.00× ?" when a worker sat idle.
-          def to_s = Cells.ratio(value) + (idle ? " ?" : "")
+          def to_s = FigureCells.ratio(value) + (idle ? " ?" : "")
 
           # "[1.10, 1.42]"; missing: what to say where there is no interval
           # (too few runs); serial's own row, or a row without a speedup, none.
           def interval(missing: "")
             return "" if baseline || !measured
 
-            low ? Cells.interval(low, high) : missing
+            low ? FigureCells.interval(low, high) : missing
           end
 
           def known? = !low.nil?
@@ -69,7 +69,7 @@ module Ractorbench
             return "-" unless measured
             return "n<#{Stats::MedianInterval.min_samples}" unless low
 
-            Cells.interval(low, high, digits: 4)
+            FigureCells.interval(low, high, digits: 4)
           end
         end
       end

@@ -10,7 +10,7 @@ module Ractorbench
     # the stacks for a flame view (folded: "category;function;... count").
     # What the record of a profiled run keeps, so that a report needs
     # neither perf nor the profile file.
-    class Summary
+    class Totals
       TOP = 15
 
       attr_reader :seconds, :samples

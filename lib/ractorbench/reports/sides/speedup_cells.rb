@@ -2,7 +2,7 @@
 
 require_relative "../summary"
 require_relative "../../analysis/rows"
-require_relative "../parts/cells"
+require_relative "../parts/figure_cells"
 require_relative "../parts/notes"
 require_relative "../parts/disturbance"
 require_relative "../../analysis"
@@ -15,7 +15,7 @@ module Ractorbench
       # One cell of the side-by-side table: a model's speedup over serial on
       # one side with its interval or spread and its n; serial's (or, for a
       # workload without serial, the model's) median time.
-      module Cells
+      module SpeedupCells
         LEGEND = "speedup: serial's median time / the model's, [95% interval] from 6 runs, else ± both times' " \
           "relative std devs combined; serial (and a workload without serial): median time, [95% interval] or " \
           "± std dev; n: successful runs; ?: a worker sat idle; -: not run there"
@@ -56,7 +56,7 @@ module Ractorbench
 
         def speedup(row, serial)
           ci = row["speedup_ci"]
-          spread = if ci && ci["low"] then " #{Parts::Cells.interval(ci["low"], ci["high"])}"
+          spread = if ci && ci["low"] then " #{Parts::FigureCells.interval(ci["low"], ci["high"])}"
           elsif (rel = relative_spread(row, serial)) then format(" ±%.0f%%", rel * 100)
           else ""
           end

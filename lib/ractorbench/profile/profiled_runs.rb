@@ -21,7 +21,7 @@ module Ractorbench
     # of the results file, which every reader of runs skips; its summary
     # (categories, top functions) is in the line, the profile itself in a
     # folder beside the results file, named in the line.
-    class Collection
+    class ProfiledRuns
       # tools: {ruby name => "perf" | "vernier" | nil} (Request#tools).
       def initialize(catalog:, targets:, timeout:, writer:, tools:, progress:)
         @catalog = catalog
