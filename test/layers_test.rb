@@ -95,6 +95,13 @@ class LayersTest < Minitest::Test
     assert_empty problems, problems.join("\n")
   end
 
+  # base/ is the floor every stage stands on: its files require one another
+  # and the standard library, nothing else of ours (not even the child's).
+  def test_the_base_requires_nothing_of_ours
+    from_base = Check.new(ROOT, LAYERS).edges.select { |e| e.from == "base" }.map { |e| "#{e.file}:#{e.line} requires #{e.to}" }
+    assert_empty from_base, from_base.join("\n")
+  end
+
   # Every file and folder of lib/ractorbench/ is a stage with its place in
   # the order, even one nothing requires yet: LAYERS is the one list of stages.
   def test_every_stage_has_a_layer
