@@ -90,18 +90,17 @@ module IpsPeer
   end
 
   def table(rows, time, samples)
-    table = Ractorbench::Reports::Parts::BoxTable.new(
+    Ractorbench::Reports::Parts::BoxTable.new(
       title: "ops/s of the same batch code, #{samples} rounds: a #{time} s ractorbench sample, then #{time} s of benchmark-ips " \
         "#{Benchmark::IPS::VERSION} (~100 ms samples); #{RUBY_DESCRIPTION[/\A\S+ \S+/]}, GC on",
       headings: ["subject", "figure", "ractorbench ops/s", "± % (n)", "benchmark-ips ops/s", "± % (n)", "ratio", "within 5%"],
+      rows: rows.map do |seed, kind, ours, peer|
+        ratio = ours.rate / peer.rate
+        [seed, kind, count(ours.rate), spread(ours), count(peer.rate), spread(peer), format("%.3f", ratio),
+          ((ratio - 1).abs <= TOLERANCE) ? "yes" : "NO"]
+      end,
       right: (2..7).to_a
     )
-    rows.each do |seed, kind, ours, peer|
-      ratio = ours.rate / peer.rate
-      table << [seed, kind, count(ours.rate), spread(ours), count(peer.rate), spread(peer), format("%.3f", ratio),
-        ((ratio - 1).abs <= TOLERANCE) ? "yes" : "NO"]
-    end
-    table
   end
 
   def verdicts(rows)

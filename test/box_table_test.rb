@@ -11,9 +11,7 @@ class BoxTableTest < Minitest::Test
   BoxTable = Ractorbench::Reports::Parts::BoxTable
 
   def drawn(title, headings, rows, right:)
-    table = BoxTable.new(title: title, headings: headings, right: right)
-    rows.each { |cells| table << cells }
-    table.to_s
+    BoxTable.new(title: title, headings: headings, rows: rows, right: right).to_s
   end
 
   def test_a_title_wider_than_the_columns_widens_them_evenly_and_rows_align_right_where_asked

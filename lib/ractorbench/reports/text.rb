@@ -67,8 +67,8 @@ module Ractorbench
       end
 
       def summary(rows)
-        drawn(Parts::BoxTable.new(title: "Median ± std dev; speedup of messages-only time over serial", headings: SUMMARY, right: (5..13).to_a),
-          rows.map { |r| summary_row(r) })
+        Parts::BoxTable.new(title: "Median ± std dev; speedup of messages-only time over serial", headings: SUMMARY,
+          rows: rows.map { |r| summary_row(r) }, right: (5..13).to_a).to_s
       end
 
       def summary_row(r)
@@ -90,8 +90,8 @@ module Ractorbench
         return nil if body.empty?
 
         headings = ["workload", "model", "W", "M", "ruby", *fields.map(&:title)]
-        drawn(Parts::BoxTable.new(title: "Cost per run (medians; page faults of forked workers included)", headings: headings,
-          right: (5...headings.size).to_a), body)
+        Parts::BoxTable.new(title: "Cost per run (medians; page faults of forked workers included)", headings: headings,
+          rows: body, right: (5...headings.size).to_a).to_s
       end
 
       def details(rows)
@@ -102,12 +102,7 @@ module Ractorbench
               [Parts::FigureCells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
           end
         end
-        drawn(Parts::BoxTable.new(title: "Statistics (seconds)", headings: DETAILS, right: (6..14).to_a), body)
-      end
-
-      def drawn(table, body)
-        body.each { |cells| table << cells }
-        table.to_s
+        Parts::BoxTable.new(title: "Statistics (seconds)", headings: DETAILS, rows: body, right: (6..14).to_a).to_s
       end
     end
 

@@ -18,28 +18,20 @@ module Ractorbench
         SPACING = 3
         PAD = {left: :ljust, right: :rjust, center: :center}.freeze
 
-        def initialize(title:, headings:, right: [])
+        # rows: lists of cells, each anything to_s or a Span; right: the
+        # indices of the right-aligned columns.
+        def initialize(title:, headings:, rows:, right: [])
           @title = title
-          @headings = headings.map(&:to_s)
+          @headings = headings.map { |h| Span.new(h.to_s, 1) }
           @right = right
-          @rows = []
-        end
-
-        # cells: Strings (anything to_s), a Span for several columns.
-        def <<(cells)
-          @rows << cells.map { |c| c.is_a?(Span) ? c : Span.new(c.to_s, 1) }
-          self
+          @rows = rows.map { |cells| cells.map { |c| c.is_a?(Span) ? c : Span.new(c.to_s, 1) } }
         end
 
         def to_s
           widths = column_widths
-          rows = [@headings.map { |h| Span.new(h, 1) }, *@rows]
-          lines = [rule(widths, [[]]), boxed(widths, [Span.new(@title, widths.size)], :center)]
-          lines << rule(widths, [[], starts(rows.first)])
-          lines << boxed(widths, rows.first, :left) << rule(widths, [starts(rows.first), starts(rows[1])])
-          @rows.each { |cells| lines << boxed(widths, cells, nil) }
-          lines << rule(widths, [starts(@rows.last)])
-          lines.join("\n")
+          [rule(widths), boxed(widths, [Span.new(@title, widths.size)], :center), rule(widths, ends(@headings)),
+            boxed(widths, @headings, :left), rule(widths, ends(@headings) | ends(@rows.first)),
+            *@rows.map { |cells| boxed(widths, cells, nil) }, rule(widths, ends(@rows.last))].join("\n")
         end
 
         private
@@ -50,7 +42,7 @@ module Ractorbench
           count = @headings.size
           widths = Array.new(count, 0)
           spans = []
-          [@headings.map { |h| Span.new(h, 1) }, *@rows].each do |cells|
+          [@headings, *@rows].each do |cells|
             at = 0
             cells.each do |cell|
               if cell.columns == 1
@@ -89,17 +81,16 @@ module Ractorbench
 
         def span_width(widths, at, count) = widths[at, count].sum + (count - 1) * SPACING
 
-        # The columns after which a row's cells end (where its "|" are).
-        def starts(cells)
-          return [] unless cells
-
+        # The columns after which a row's cells end inside the table (where
+        # its inner "|" are); none for no row.
+        def ends(cells)
           at = 0
-          cells[0...-1].map { |cell| at += cell.columns }
+          cells.to_a[0...-1].map { |cell| at += cell.columns }
         end
 
-        # A border line: "+" where the row above or below has a "|".
-        def rule(widths, rows)
-          crossings = rows.flatten
+        # A border line: "+" at its ends and where the row above or below has
+        # a "|" (crossings: the columns after which one does).
+        def rule(widths, crossings = [])
           "+" + widths.each_with_index.map { |w, i| "-" * (w + 2) + ((i < widths.size - 1 && !crossings.include?(i + 1)) ? "-" : "+") }.join
         end
 

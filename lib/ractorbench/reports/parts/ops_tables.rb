@@ -21,8 +21,7 @@ module Ractorbench
 
         def text(analysis)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
-            box = BoxTable.new(title: table.title, headings: HEADINGS, right: (4..7).to_a)
-            rows.each { |r| box << text_cells(r) }
+            box = BoxTable.new(title: table.title, headings: HEADINGS, rows: rows.map { |r| text_cells(r) }, right: (4..7).to_a)
             [box.to_s, *notes(rows)].join("\n")
           end
         end

@@ -41,10 +41,8 @@ module Ractorbench
               panel_keys + sides.map { |i| SpeedupCells.cell(panel, line, i) }
             end
           end
-          table = Parts::BoxTable.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides),
-            right: (keys.size...keys.size + sides.size).to_a)
-          body.each { |cells| table << cells }
-          table.to_s
+          Parts::BoxTable.new(title: title(sbs), headings: keys + sbs.labels.values_at(*sides), rows: body,
+            right: (keys.size...keys.size + sides.size).to_a).to_s
         end
 
         def keys_of(panel, line, sbs)
