@@ -22,7 +22,7 @@ module Ractorbench
       def lines
         models = @diagnoses.map(&:subject)
         verdict = models.empty? ? "every model can run it" : "#{models.join(" and ")} cannot run it as written (see above)"
-        head = "#{@file}: #{@check["module"]}.work follows the contract"
+        head = "#{@file}: #{@check.module_name}.work follows the contract"
         lines = [(head.size + verdict.size + 2 <= WIDTH) ? "#{head}; #{verdict}" : "#{head}\n  #{verdict}"]
         lines << "  checked: #{checked}"
         state = LastingState.line(@check)
@@ -39,15 +39,15 @@ module Ractorbench
       # How far each part of the check got, first use first.
       def checked
         parts = []
-        if (rounds = @check["ractor_rounds"].to_i) > 1
-          n = @check["ractor_checked_copy"].to_i
+        if (rounds = @check.ractor_rounds.to_i) > 1
+          n = @check.ractor_checked_copy.to_i
           parts << (n.zero? ? "in a ractor (#{rounds} rounds; no item got through the last)" : "#{n} items in a ractor (#{rounds} rounds)")
-        elsif (n = @check["ractor_checked"])
+        elsif (n = @check.ractor_checked)
           parts << (n.zero? ? "in a ractor (no item got through)" : "#{n} items in a ractor")
         end
-        parts << "#{@check["threads_checked"]} in #{@check["threads_count"]} threads" if @check["threads_checked"]
+        parts << "#{@check.threads_checked} in #{@check.threads_count} threads" if @check.threads_checked
         first = parts.empty? ? "" : "first #{parts.join(", ")}; then "
-        "#{first}#{@check["sampled"]} serially (#{Reports::Parts::Units.duration(@check["seconds_per_item"], space: " ")} each)"
+        "#{first}#{@check.sampled} serially (#{Reports::Parts::Units.duration(@check.seconds_per_item, space: " ")} each)"
       end
     end
   end

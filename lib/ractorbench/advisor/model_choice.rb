@@ -56,7 +56,7 @@ module Ractorbench
           raise UsageError, "--fibers: no fibers model is installed here (harness/models/fibers.rb); see `ractorbench list`"
         end
 
-        !fibers.empty? && (@fibers.nil? ? check["cpu_share"].to_f < Recommendation::WAITS : @fibers)
+        !fibers.empty? && (@fibers.nil? ? check.cpu_share.to_f < Recommendation::WAITS : @fibers)
       end
     end
   end

@@ -2,6 +2,7 @@
 
 require_relative "../measure/launcher"
 require_relative "paths"
+require_relative "check_record"
 
 require_relative "../paths"
 require_relative "../errors"
@@ -40,13 +41,14 @@ module Ractorbench
         @timeout = timeout
       end
 
-      # The final record of a child that passed; raises UsageError otherwise.
+      # The final record of a child that passed (CheckRecord); raises
+      # UsageError otherwise.
       def call
         lines, status, stderr = run_child
         record = lines.reverse.find { |l| l.key?("status") }
         stage = lines.reverse.find { |l| l.key?("stage") }&.fetch("stage")
         case record&.fetch("status")
-        when "ok" then record
+        when "ok" then CheckRecord.from(record)
         when "bad_input" then raise UsageError, "#{Paths.short(record["location"])}: #{record["problem"]}"
         when "timeout" then raise UsageError, timeout_message(record["stage"] || stage, record)
         else raise UsageError, died_message(status, stage, stderr)

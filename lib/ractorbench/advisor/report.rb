@@ -71,8 +71,8 @@ module Ractorbench
         text = chosen && @context.patterns[chosen.series.model]
         @snippet = text && [
           "The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
-          Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
-            items: @context.items, seconds_per_item: @context.preflight["seconds_per_item"])
+          Pattern.render(text, module_name: @context.preflight.module_name, workers: chosen.point.workers,
+            items: @context.items, seconds_per_item: @context.preflight.seconds_per_item)
         ]
       end
 
@@ -135,7 +135,7 @@ module Ractorbench
       def header
         c = @context
         state = LastingState.line(c.preflight)
-        ["ractorbench try #{c.file}: #{c.preflight["module"]}.work on #{c.items} items (#{c.items_note})",
+        ["ractorbench try #{c.file}: #{c.preflight.module_name}.work on #{c.items} items (#{c.items_note})",
           "#{c.ruby_description}; #{c.usable_cores} usable cores; #{c.reps} run#{"s" unless c.reps == 1} per point, " \
           "each in a fresh process; results in #{c.path}", *(state && "  #{state}")].join("\n")
       end

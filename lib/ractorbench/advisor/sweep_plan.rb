@@ -3,6 +3,7 @@
 require_relative "../reports/parts/units"
 require_relative "../plan/entry"
 require_relative "../plan/matrix"
+require_relative "try_findings"
 
 module Ractorbench
   module Advisor
@@ -74,12 +75,12 @@ module Ractorbench
       # (the check's time per item, the sweep's worker counts), or nil when
       # `requested` (--items) would not have chosen it.
       def recorded_items_note(analysis, requested)
-        try = analysis.header["try"]
+        try = TryFindings.from(analysis.header["try"])
         counts = Plan::Matrix.planned(analysis.header["plan"]).reject { |r| analysis.baseline?(r.model) }.map(&:workers).uniq.sort
         return if counts.empty?
 
-        items, note = items(requested, try.dig("preflight", "seconds_per_item"), counts)
-        note if items == try["items"]
+        items, note = items(requested, try.preflight&.seconds_per_item, counts)
+        note if items == try.items
       end
 
       # The worker counts at which each worker gets fewer than MIN_PER_WORKER

@@ -26,6 +26,7 @@ require_relative "../advisor/check_summary"
 require_relative "../advisor/disagreement"
 require_relative "../advisor/report"
 require_relative "../advisor/outcome"
+require_relative "../advisor/try_findings"
 require_relative "../advisor/examples"
 require_relative "../advisor/paths"
 require_relative "../advisor/rubies_compared"
@@ -92,7 +93,7 @@ module Ractorbench
         end
         preflight = run_check(target)
         diagnoses = Advisor::Diagnosis.all(preflight)
-        return fix(target, preflight, diagnoses) if @fix && !Array(preflight["ractor_problems"]).empty?
+        return fix(target, preflight, diagnoses) if @fix && !Array(preflight.ractor_problems).empty?
 
         say("--fix: ractors can run #{@file} as written: nothing to fix, no copy written") if @fix
         return check_only(preflight, diagnoses) if @check
@@ -200,7 +201,7 @@ module Ractorbench
       def run_check(target)
         digest = file_digest
         preflight = Advisor::Preflight.new(target: target, file: @file, module_name: @module, timeout: @timeout).call
-        @rounds = Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight["module"], timeout: @timeout)
+        @rounds = Advisor::RactorRounds.new(target: target, file: @file, module_name: preflight.module_name, timeout: @timeout)
         checked = @rounds.call(preflight)
         raise UsageError, "#{@file} changed while ractorbench checked it; try again once it is saved" unless file_digest == digest
         @digest = digest
@@ -240,38 +241,37 @@ module Ractorbench
         catalog = Plan::Catalog.default.with([ADAPTER])
         models, excluded = Advisor::ModelChoice.new(catalog, asked: @models, fibers: @fibers).call(preflight, diagnoses)
         counts = @workers || Advisor::SweepPlan.worker_counts(Measure::Machine.usable_cores)
-        items, note = Advisor::SweepPlan.items(@items, preflight["seconds_per_item"], counts)
+        items, note = Advisor::SweepPlan.items(@items, preflight.seconds_per_item, counts)
         # seconds_per_item lets a model hand out coarse items one at a time.
         # file_digest: each run measures the file the check saw, or stops the sweep.
-        params = {"file" => File.expand_path(@file), "module" => preflight["module"],
-                  "seconds_per_item" => preflight["seconds_per_item"], "file_digest" => @digest}
+        params = {"file" => File.expand_path(@file), "module" => preflight.module_name,
+                  "seconds_per_item" => preflight.seconds_per_item, "file_digest" => @digest}
         entries = Advisor::SweepPlan.entries(*models.partition { |m| catalog.model(m).baseline }, counts, items, params)
         path = @output || Collection.default_path("ractorbench-try-#{File.basename(@file, ".*")}")
         @profile&.refuse!(models.to_h { |m| [m, catalog.model(m).family] })
         # The digest of the bytes checked (and so measured) tells `compare`
         # whether the work itself changed between two tries.
-        findings = {"file" => File.expand_path(@file), "file_digest" => @digest,
-                    "module" => preflight["module"], "items" => items,
-                    "preflight" => preflight, "excluded" => excluded, "patterns" => catalog.patterns}
+        findings = Advisor::TryFindings.new(file: File.expand_path(@file), file_digest: @digest, module_name: preflight.module_name,
+          items: items, preflight: preflight, excluded: excluded, patterns: catalog.patterns)
         collection = Collection.new(catalog: catalog, entries: entries, rubies: [target], reps: @reps, command: @command,
           output: path, seed: @seed, timeout: @timeout, force: @force, profile: @profile, quiet_wait: @quiet_wait,
-          header: {"try" => findings}, record_reps: false, scaling_probe: false,
+          header: {"try" => findings.to_h}, record_reps: false, scaling_probe: false,
           sizes: ->(plan) {
-            Advisor::SweepLimits.check!(plan, catalog, target, items: items, seconds_per_item: preflight["seconds_per_item"],
-              timeout: @timeout, title: "#{preflight["module"]}.work")
+            Advisor::SweepLimits.check!(plan, catalog, target, items: items, seconds_per_item: preflight.seconds_per_item,
+              timeout: @timeout, title: "#{preflight.module_name}.work")
           },
           # try reports failures itself, after the sweep; on a terminal the
           # progress bar still shows them as they happen.
           progress: @err.tty? ? @err : StringIO.new, say: ->(line) { @err.puts(terminal(@err).present(line)) }).open
         @results_path = collection.path
         Advisor::SweepAnnouncement.lines(runs: collection.matrix.runs.size, models: models, counts: counts, items: items,
-          reps: @reps, seconds_per_item: preflight["seconds_per_item"]).each { |line| say(line) }
+          reps: @reps, seconds_per_item: preflight.seconds_per_item).each { |line| say(line) }
         @out.puts
         @out.flush
         finish = collection.collect
         path = finish.path
         analysis = @analysis = finish.analysis
-        Advisor::Disagreement.refuse!(analysis, work_location: preflight["work_location"], path: path)
+        Advisor::Disagreement.refuse!(analysis, work_location: preflight.work_location, path: path)
         report = screen(analysis, note)
         @out.write(shown(report))
         report.answered? ? 0 : 1
