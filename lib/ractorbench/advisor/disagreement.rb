@@ -15,8 +15,8 @@ module Ractorbench
         check = analysis.digest_check
         return if check.agree?
 
-        wrong = check.disagreements.flat_map(&:runs).group_by { |r| r["model"] }.sort_by(&:first)
-          .map { |model, runs| "#{model} (W=#{runs.map { |r| r["workers"] }.uniq.sort.join(",")})" }
+        wrong = check.disagreements.flat_map(&:runs).group_by(&:model).sort_by(&:first)
+          .map { |model, runs| "#{model} (W=#{runs.map(&:workers).uniq.sort.join(",")})" }
         raise UsageError, "#{Paths.short(work_location)}: work returned different results under " \
           "#{wrong.join(", ")} than serially (compared item by item); it must return the same result for an item whichever " \
           "thread, process or ractor runs it: leave thread, process and ractor identities, object ids, times and random " \

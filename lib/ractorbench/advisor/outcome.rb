@@ -89,7 +89,7 @@ module Ractorbench
       def failure_diagnoses(known)
         return [] if known.any? { |d| d.check == "ractor" }
 
-        reason = @analysis.runs.find { |r| @analysis.family(r["model"]) == "ractor" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
+        reason = @analysis.runs.find { |r| @analysis.family(r.model) == "ractor" && r.reason.to_s.include?("Ractor::") }&.reason
         diagnosis = reason && Diagnosis.from_failure(reason, preflight)
         diagnosis ? [diagnosis] : []
       end
