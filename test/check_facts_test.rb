@@ -2,6 +2,7 @@
 
 require_relative "test_helper"
 require "json"
+require "tmpdir"
 require "ractorbench/advisor/try_findings"
 require "ractorbench/advisor/preflight"
 require "ractorbench/rubies/target"
@@ -25,6 +26,21 @@ class CheckFactsTest < Minitest::Test
       record = CheckRecord.from(raw)
       assert_equal deep_compact(raw), record.to_h, "#{file}: a key the check sent is no member of its facts"
       assert_equal record, CheckRecord.from(JSON.parse(JSON.generate(record.to_h))), "#{file}: read back from a header"
+    end
+  end
+
+  # A check that stops: bad input, and the time limit met in threads side
+  # by side (a lock taken twice), each key the stop record sends a member.
+  def test_every_key_a_stopped_check_sends_is_a_member
+    Dir.mktmpdir do |dir|
+      hangs = File.join(dir, "hangs_in_threads.rb")
+      File.write(hangs, "module HangsInThreads\n  @running = 0\n\n  def self.work(item)\n    @running += 1\n" \
+        "    sleep(0.05)\n    sleep(600) if @running > 1\n    @running -= 1\n    item\n  end\nend\n")
+      {File.join(FIXTURES, "try", "no_module.rb") => "bad_input", hangs => "timeout"}.each do |file, status|
+        raw = check_record(file, timeout: 3, grace: [:USR1, Preflight::GRACE])
+        assert_equal status, raw["status"], file
+        assert_equal raw, CheckStop.from(raw).to_h, "#{file}: a key the stopped check sent is no member of CheckStop"
+      end
     end
   end
 
@@ -80,9 +96,10 @@ class CheckFactsTest < Minitest::Test
   end
 
   # The check's final record as the child sent it.
-  def check_record(file)
+  def check_record(file, timeout: 60, grace: nil)
     spec = {"file" => file, "sample" => Preflight::SAMPLE, "budget" => Preflight::BUDGET}
-    launched = Ractorbench::Measure::Launcher.new(Ractorbench::Rubies::Target.current, Preflight::SCRIPT, timeout: 60).call(spec)
+    launcher = Ractorbench::Measure::Launcher.new(Ractorbench::Rubies::Target.current, Preflight::SCRIPT, timeout: timeout, grace: grace)
+    launched = launcher.call(spec)
     launched.records.reverse.find { |r| r.key?("status") }
   end
 

@@ -19,6 +19,12 @@ module Ractorbench
     # (harness/try/fix_check.rb).
     FixFacts = Facts.value(:lines, :where, :verified, :loads, :why, :still, :blocked_by)
 
+    # Where a check that did not pass stopped (harness/try/preflight.rb):
+    # bad input (its problem and the user's line), or the time limit met (the
+    # stage, the line it was running, in which part, whether one item at a
+    # time finishes).
+    CheckStop = Facts.value(:status, :problem, :location, :stage, :inside, :source, :finishes_serially)
+
     # The check's final record of the user's file (harness/try/preflight.rb),
     # with what RactorRounds added: the rounds, the candidates, the copy's
     # own count of items a ractor got through. A try's results file keeps it
