@@ -13,6 +13,7 @@ module Ractorbench
       # check's too), when not asked for.
       DEFAULT_REPS = 6
       DEFAULT_TIMEOUT = 60.0
+
       # Serial time a run aims at when --items is not given: long enough that
       # starting workers is a small part of it, short enough that a sweep of
       # every model, worker count and repetition takes well under a minute.
