@@ -36,7 +36,7 @@ class TryExamplesTest < Minitest::Test
   def test_json_parsing_runs_under_every_model
     result = try("examples/json_parse.rb", "--items", "8")
     preflight = results_lines(@results).first.dig("try", "preflight")
-    expected = Ractorbench::Commands::Try.default_models.dup
+    expected = Ractorbench::Advisor::ModelChoice.default_models(Ractorbench::Plan::Catalog.default).dup
     expected << "fibers" if preflight["cpu_share"] < Ractorbench::Advisor::Recommendation::WAITS
     assert_swept(result, expected)
     assert_match(/JsonParse\.work on 8 items/, result.out)
@@ -50,7 +50,7 @@ class TryExamplesTest < Minitest::Test
 
   def test_string_crunching_runs_under_every_model
     result = try("examples/string_crunch.rb", "--items", "6")
-    assert_swept(result, Ractorbench::Commands::Try.default_models)
+    assert_swept(result, Ractorbench::Advisor::ModelChoice.default_models(Ractorbench::Plan::Catalog.default))
     # The sweep's jobs are the same items at every worker count: serial ran once.
     assert_equal [[1, 6]], runs_in(@results).select { |r| r["model"] == "serial" }.map { |r| [r["workers"], r["messages"]] }
     assert_equal [[1, 6], [2, 3]], runs_in(@results).select { |r| r["model"] == "threads" }.map { |r| [r["workers"], r["messages"]] }.sort
@@ -59,7 +59,7 @@ class TryExamplesTest < Minitest::Test
   # The check measures how much of work's time is CPU; sleeping is not.
   def test_io_bound_work_is_recognised_as_waiting
     result = try("examples/slow_service.rb", "--items", "4")
-    expected = Ractorbench::Commands::Try.default_models.dup
+    expected = Ractorbench::Advisor::ModelChoice.default_models(Ractorbench::Plan::Catalog.default).dup
     expected << "fibers" if File.exist?(File.join(HARNESS_DIR_FOR_TEST, "models", "fibers.rb"))
     assert_swept(result, expected)
     header = results_lines(@results).first

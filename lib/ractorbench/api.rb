@@ -53,9 +53,9 @@ module Ractorbench
       try = Commands::Try.with(file: file, command: command, out: out, err: err, module_name: name,
         items: items && Keywords.positive_integer(:items, items),
         workers: workers && Keywords.positive_integers(:workers, workers).uniq.sort,
-        reps: reps ? Keywords.positive_integer(:reps, reps) : Commands::Try::DEFAULT_REPS,
+        reps: reps ? Keywords.positive_integer(:reps, reps) : Advisor::SweepPlan::DEFAULT_REPS,
         models: models && Keywords.named(:models) { Keywords.names(:models, models) }, fibers: fibers,
-        timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Commands::Try::DEFAULT_TIMEOUT,
+        timeout: timeout ? Keywords.positive_float(:timeout, timeout) : Advisor::SweepPlan::DEFAULT_TIMEOUT,
         ruby: ruby && Keywords.text(:ruby, ruby), seed: seed && Keywords.seed(seed), output: output && Keywords.path(:output, output), check: check,
         quiet_wait: Keywords.quiet_wait(wait_quiet))
       code = Keywords.leading("--ruby", :ruby) { try.call }

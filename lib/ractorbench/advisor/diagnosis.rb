@@ -5,6 +5,7 @@ require_relative "finding"
 require_relative "ractor_problem"
 require_relative "ractor_fix"
 require_relative "threads_problem"
+require_relative "check_record"
 require_relative "../base/plural"
 
 module Ractorbench
@@ -12,8 +13,8 @@ module Ractorbench
     # Why a model cannot run the user's work, in the user's terms: every
     # problem the check found for it (which object, where in their code, why
     # the model refuses it) and the fix for each, or one fix for all that the
-    # check made sure of. Built from the facts harness/try/preflight.rb
-    # brought back; fits a terminal of 100 columns.
+    # check made sure of. Built from the check's record (CheckRecord); fits
+    # a terminal of 100 columns.
     class Diagnosis
       WIDTH = 100
       LABEL = 9 # "  where: "
@@ -74,7 +75,7 @@ module Ractorbench
 
       # nil when a ractor ran the sample as the main ractor did.
       def self.ractor(preflight)
-        problems = Array(preflight["ractor_problems"])
+        problems = Array(preflight.ractor_problems)
         return nil if problems.empty?
 
         readers = problems.map { |facts| RactorProblem.new(facts, preflight) }
@@ -86,27 +87,27 @@ module Ractorbench
       end
 
       def self.combined_fix(preflight, problems, findings)
-        fix = preflight["ractor_fix"]
-        return nil unless fix && !Array(fix["lines"]).empty?
+        fix = preflight.ractor_fix
+        return nil unless fix && !Array(fix.lines).empty?
 
-        blocker = fix["blocked_by"] && problems.index { |p| p["key"] == fix["blocked_by"] }
-        text = RactorFix.new(fix, preflight["file"] || preflight["work_location"].to_s.sub(/:\d+\z/, ""),
+        blocker = fix.blocked_by && problems.index { |p| p.key == fix.blocked_by }
+        text = RactorFix.new(fix, preflight.file || preflight.work_location.to_s.sub(/:\d+\z/, ""),
           blocker: blocker && short(findings[blocker])).text
-        [text, fix["lines"]]
+        [text, fix.lines]
       end
 
       # When the check stopped at a problem it could not get past, more may
       # follow it.
       def self.stop_note(preflight, problems, findings)
-        key = preflight["ractor_stopped_at"]
-        index = key && problems.index { |p| p["key"] == key || "changes #{p["key"]}" == key }
+        key = preflight.ractor_stopped_at
+        index = key && problems.index { |p| p.key == key || "changes #{p.key}" == key }
         return [] unless index
 
         blocker = problems[index]
-        if (limit = preflight["ractor_limit"])
+        if (limit = preflight.ractor_limit)
           ["the check stopped after #{limit} rounds (its limit) at #{short(findings[index])}: problems past it, if any, " \
            "are not listed; `ractorbench try --fix` and a check of its copy go on from there"]
-        elsif blocker["library"] || blocker.dig("constant", "library")
+        elsif blocker.library || blocker.constant&.library
           ["the check stopped at #{short(findings[index])}, which is the library's, not your code's: " \
            "problems past it, if any, are not listed"]
         else
@@ -120,7 +121,7 @@ module Ractorbench
 
       # nil when threads side by side computed what one item at a time did.
       def self.threads(preflight)
-        problems = Array(preflight["threads_problems"])
+        problems = Array(preflight.threads_problems)
         return nil if problems.empty?
 
         readers = problems.map { |facts| ThreadsProblem.new(facts, preflight) }
@@ -130,15 +131,15 @@ module Ractorbench
 
       # nil when every sampled item and result survives Marshal.
       def self.marshal(preflight)
-        facts = preflight["marshal"]
+        facts = preflight.marshal
         return nil unless facts
 
-        what = "#{facts["path"] || facts["what"]} (of item #{facts["index"]}) is #{a(facts["class"])}"
-        where = (facts["what"] == "result") ? preflight["work_location"] : (preflight["items_location"] || preflight["work_location"])
-        new(check: "marshal", family: "process", headline: "cannot run this work: its #{facts["what"]}s cannot be sent between processes",
-          findings: [Finding.new(what: "#{what} (Marshal: #{facts["message"]})", where: where,
-            why: "forked workers receive items and send results back with Marshal, which cannot write #{a(facts["class"])}",
-            fix: "make #{facts["what"]}s plain data (numbers, strings, arrays, hashes, Structs); for a class of yours, " \
+        what = "#{facts.path || facts.what} (of item #{facts.index}) is #{a(facts.class_name)}"
+        where = (facts.what == "result") ? preflight.work_location : (preflight.items_location || preflight.work_location)
+        new(check: "marshal", family: "process", headline: "cannot run this work: its #{facts.what}s cannot be sent between processes",
+          findings: [Finding.new(what: "#{what} (Marshal: #{facts.message})", where: where,
+            why: "forked workers receive items and send results back with Marshal, which cannot write #{a(facts.class_name)}",
+            fix: "make #{facts.what}s plain data (numbers, strings, arrays, hashes, Structs); for a class of yours, " \
                  "define marshal_dump and marshal_load")])
       end
 
@@ -158,10 +159,10 @@ module Ractorbench
           nil
         end
         message = m[:message].sub(UNSAFE_METHOD, "")
-        facts = {"stage" => "work", "index" => m[:index].to_i, "error" => {"class" => m[:class], "message" => message},
-                 "where" => "#{m[:path]}:#{m[:line]}", "source" => source, "unsafe_method" => m[:message][UNSAFE_METHOD, 1]}
-        ractor("ractor_problems" => [facts], "work_location" => preflight["work_location"],
-          "shareable_proc" => preflight["shareable_proc"])
+        facts = ProblemFacts.new(stage: "work", index: m[:index].to_i, error: ErrorFacts.new(class_name: m[:class], message: message),
+          where: "#{m[:path]}:#{m[:line]}", source: source, unsafe_method: m[:message][UNSAFE_METHOD, 1])
+        ractor(CheckRecord.new(ractor_problems: [facts], work_location: preflight.work_location,
+          shareable_proc: preflight.shareable_proc))
       end
 
       private

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../reports/parts/units"
+require_relative "check_record"
 
 module Ractorbench
   module Advisor
@@ -13,15 +14,15 @@ module Ractorbench
 
       # true when the probe saw work wait with no other fiber running.
       def blocked?(preflight, waits:)
-        probe = preflight["fiber_probe"]
-        probe.is_a?(Hash) && probe["overlaps"] == false && preflight["cpu_share"].to_f < waits
+        probe = preflight.fiber_probe
+        probe.is_a?(FiberProbeFacts) && probe.overlaps == false && preflight.cpu_share.to_f < waits
       end
 
       def cause(preflight)
-        probe = preflight["fiber_probe"]
-        async = probe["async"] ? " (async #{probe["async"]})" : ""
+        probe = preflight.fiber_probe
+        async = probe.async ? " (async #{probe.async})" : ""
         "this Ruby's Fiber scheduler#{async} does not overlap the wait in work: in the check, while work waited " \
-          "#{Reports::Parts::Units.duration(probe["seconds"].to_f, space: " ")} on one item, no other fiber ran"
+          "#{Reports::Parts::Units.duration(probe.seconds.to_f, space: " ")} on one item, no other fiber ran"
       end
 
       # The reason under a recommendation that swept fibers.

@@ -16,7 +16,7 @@ module Ractorbench
       # preflight: the check's record of the user's file (with its rounds);
       # written: {copy => original}.
       def initialize(preflight, written:, file:)
-        @problems = Array(preflight["ractor_problems"])
+        @problems = Array(preflight.ractor_problems)
         @preflight = preflight
         @written = written
         @file = file
@@ -40,19 +40,19 @@ module Ractorbench
 
       # How the copy fixes it, or nil when it does not.
       def how(problem)
-        return nil if problem["manual"]
-        return problem["mechanical"] if problem["mechanical"]
+        return nil if problem.manual
+        return problem.mechanical if problem.mechanical
 
-        remedy = problem["remedy"]
+        remedy = problem.remedy
         return LOADED[remedy] if remedy.is_a?(String)
-        return "loaded when the file loads, in the main ractor" if remedy.is_a?(Hash)
+        return "loaded when the file loads, in the main ractor" if remedy.is_a?(LoadRemedy)
 
         nil
       end
 
       def manual(problem)
         finding = RactorProblem.new(problem, @preflight).finding
-        problem["manual"] || finding.fix || finding.why
+        problem.manual || finding.fix || finding.why
       end
 
       def item(label, problem, text, width)

@@ -14,11 +14,11 @@ module Ractorbench
 
       module_function
 
-      def changes(preflight) = Array(preflight["lasting_state"])
+      def changes(preflight) = Array(preflight.lasting_state)
 
       # "@calls of Memo (0 → 8, memo.rb:10), Memo::CACHE (a Hash of 0 → 8, memo.rb:2)"
       def named(preflight)
-        changes(preflight).map { |c| "#{c["name"]} (#{c["change"]}#{", #{Paths.short(c["where"])}" if c["where"]})" }.join(", ")
+        changes(preflight).map { |c| "#{c.name} (#{c.change}#{", #{Paths.short(c.where)}" if c.where})" }.join(", ")
       end
 
       # The check's line: what work changes that outlives the call.

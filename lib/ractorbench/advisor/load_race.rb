@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "problem_facts"
+
 module Ractorbench
   module Advisor
     # Threads that failed at the line where the check found code loaded on
@@ -18,19 +20,19 @@ module Ractorbench
       # where: "path:line" in the user's code. nil when the check found
       # nothing loaded on first use there.
       def self.at(where, preflight)
-        problem = where && Array(preflight["ractor_problems"]).find { |p| p["kind"] == "lazy_load" && p["where"] == where }
+        problem = where && Array(preflight.ractor_problems).find { |p| p.kind == "lazy_load" && p.where == where }
         problem && new(problem, preflight)
       end
 
       def self.in_reason(reason, preflight) = at(reason.to_s[REASON_AT, "where"], preflight)
 
       def initialize(problem, preflight)
-        @constants = Array(problem.dig("remedy", "constants"))
-        @require = problem.dig("lazy", "require")
+        @constants = Array(problem.remedy&.constants)
+        @require = problem.lazy&.require
         loaded = [*@constants, @require].compact
-        @code = Array(preflight.dig("ractor_fix", "lines")).map { |l| l.sub(/\s+#.*\z/, "") }
+        @code = Array(preflight.ractor_fix&.lines).map { |l| l.sub(/\s+#.*\z/, "") }
           .select { |l| loaded.any? { |name| l.include?(name) } }
-        @file = File.basename(problem["where"].sub(/:\d+\z/, ""))
+        @file = File.basename(problem.where.sub(/:\d+\z/, ""))
       end
 
       def why

@@ -5,6 +5,7 @@ require_relative "../analysis/sweep"
 require_relative "../plan/matrix"
 require_relative "diagnosis"
 require_relative "report"
+require_relative "try_findings"
 
 module Ractorbench
   module Advisor
@@ -25,18 +26,18 @@ module Ractorbench
       # how the item count was chosen, when known.
       def initialize(analysis, file: nil, items_note: nil)
         @analysis = analysis
-        @try = analysis.header.fetch("try")
+        @try = TryFindings.from(analysis.header.fetch("try"))
         @file = file
         @items_note = items_note
       end
 
-      def preflight = @try.fetch("preflight")
+      def preflight = @try.preflight || raise(KeyError, "the header's try has no preflight")
 
-      def excluded = @try["excluded"] || {}
+      def excluded = @try.excluded || {}
 
-      def module_name = @try["module"]
+      def module_name = @try.module_name
 
-      def items = @try["items"]
+      def items = @try.items
 
       def panel = @panel ||= Analysis::Sweep.panels(@analysis, min_counts: 1).first
 
@@ -50,11 +51,11 @@ module Ractorbench
 
       def context
         header = @analysis.header
-        Context.new(file: @file || @try["file"], preflight: preflight, items: items,
+        Context.new(file: @file || @try.file, preflight: preflight, items: items,
           items_note: @items_note || "as recorded in the results file",
           ruby_description: Array(header["rubies"]).first&.dig("info", "description"),
           usable_cores: header.dig("machine", "usable_cores"), reps: reps, path: @analysis.contents.path,
-          patterns: @try["patterns"] || {})
+          patterns: @try.patterns || {})
       end
 
       def report(width: 100)
@@ -88,7 +89,7 @@ module Ractorbench
       def failure_diagnoses(known)
         return [] if known.any? { |d| d.check == "ractor" }
 
-        reason = @analysis.runs.find { |r| @analysis.family(r["model"]) == "ractor" && r["reason"].to_s.include?("Ractor::") }&.fetch("reason")
+        reason = @analysis.runs.find { |r| @analysis.family(r.model) == "ractor" && r.reason.to_s.include?("Ractor::") }&.reason
         diagnosis = reason && Diagnosis.from_failure(reason, preflight)
         diagnosis ? [diagnosis] : []
       end

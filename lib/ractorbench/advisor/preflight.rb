@@ -2,6 +2,7 @@
 
 require_relative "../measure/launcher"
 require_relative "paths"
+require_relative "check_record"
 
 require_relative "../base/paths"
 require_relative "../base/errors"
@@ -40,15 +41,17 @@ module Ractorbench
         @timeout = timeout
       end
 
-      # The final record of a child that passed; raises UsageError otherwise.
+      # The final record of a child that passed (CheckRecord); raises
+      # UsageError otherwise.
       def call
         lines, status, stderr = run_child
         record = lines.reverse.find { |l| l.key?("status") }
         stage = lines.reverse.find { |l| l.key?("stage") }&.fetch("stage")
-        case record&.fetch("status")
-        when "ok" then record
-        when "bad_input" then raise UsageError, "#{Paths.short(record["location"])}: #{record["problem"]}"
-        when "timeout" then raise UsageError, timeout_message(record["stage"] || stage, record)
+        stop = CheckStop.from(record)
+        case stop&.status
+        when "ok" then CheckRecord.from(record)
+        when "bad_input" then raise UsageError, "#{Paths.short(stop.location)}: #{stop.problem}"
+        when "timeout" then raise UsageError, timeout_message(stop.stage || stage, stop)
         else raise UsageError, died_message(status, stage, stderr)
         end
       end
@@ -70,15 +73,16 @@ module Ractorbench
           "does the work write to file descriptor 3?"
       end
 
-      def timeout_message(stage, record)
+      def timeout_message(stage, stop)
         what = STAGES.fetch(stage.to_s, stage.to_s)
-        where = record["location"] ? "#{Paths.short(record["location"])}: " : "#{@file}: "
+        where = stop.location ? "#{Paths.short(stop.location)}: " : "#{@file}: "
         # A block's closing line says nothing; the line number still does.
-        at = (record["source"] && !record["source"].match?(/\A(end|[}\])])\z/)) ? "; it was running `#{record["source"]}` when stopped" : ""
-        hint = if record["finishes_serially"]
-          " (#{INSIDE[record["inside"]]}; one item at a time it finishes: it blocks or loops only there)"
-        elsif INSIDE[record["inside"]]
-          " (#{INSIDE[record["inside"]]}, where the check runs it first)"
+        at = (stop.source && !stop.source.match?(/\A(end|[}\])])\z/)) ? "; it was running `#{stop.source}` when stopped" : ""
+        inside = INSIDE[stop.inside]
+        hint = if stop.finishes_serially
+          " (#{inside}; one item at a time it finishes: it blocks or loops only there)"
+        elsif inside
+          " (#{inside}, where the check runs it first)"
         else
           ""
         end
@@ -86,7 +90,7 @@ module Ractorbench
       end
 
       def died_message(status, stage, stderr)
-        return timeout_message(stage, {}) if @timed_out
+        return timeout_message(stage, CheckStop.new) if @timed_out
 
         how = status&.signaled? ? "was killed by SIG#{Signal.signame(status.termsig)}" : "exited with status #{status&.exitstatus.inspect}"
         last = stderr.reverse.find { |l| !l.strip.empty? }

@@ -19,14 +19,14 @@ module Ractorbench
 
       # Text after "fix:", then the code lines, indented.
       def text
-        return verified if @fix["verified"]
-        return blocked if @fix["blocked_by"]
+        return verified if @fix.verified
+        return blocked if @fix.blocked_by
 
         "make each constant shareable once it is complete and load at load time what work loads on first use; " \
           "the check tried these lines at the end of #{@file} and they did not pass (#{failure}):"
       end
 
-      def code = @fix["lines"]
+      def code = @fix.lines
 
       private
 
@@ -41,10 +41,10 @@ module Ractorbench
       end
 
       def failure
-        return "the file no longer loads: #{Paths.short(@fix["why"])}" if @fix["loads"] == false
-        return "the same problems came back" if @fix["still"]
+        return "the file no longer loads: #{Paths.short(@fix.why)}" if @fix.loads == false
+        return "the same problems came back" if @fix.still
 
-        Paths.short(@fix["why"].to_s)
+        Paths.short(@fix.why.to_s)
       end
     end
   end

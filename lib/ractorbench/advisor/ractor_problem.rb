@@ -2,6 +2,7 @@
 
 require_relative "paths"
 require_relative "finding"
+require_relative "problem_facts"
 
 module Ractorbench
   module Advisor
@@ -20,45 +21,45 @@ module Ractorbench
       def initialize(facts, preflight)
         @facts = facts
         @preflight = preflight
-        @error = facts["error"] || {}
-        @message = @error["message"].to_s
+        @error = facts.error || ErrorFacts.new
+        @message = @error.message.to_s
         @headline = "not Ractor-safe"
       end
 
       # Whether the combined, checked fix covers this problem.
-      def remedied? = !@facts["remedy"].nil?
+      def remedied? = !@facts.remedy.nil?
 
       def finding
         found = problem_finding
-        return found unless @facts["mechanical"] && found.fix
+        return found unless @facts.mechanical && found.fix
 
-        found.fix = "#{found.fix}; `ractorbench try --fix` does it in a copy: #{@facts["mechanical"]}"
+        found.fix = "#{found.fix}; `ractorbench try --fix` does it in a copy: #{@facts.mechanical}"
         found
       end
 
       private
 
       def problem_finding
-        case @facts["kind"] || @facts["stage"]
-        when "item", "result" then copy(@facts["stage"])
+        case @facts.kind || @facts.stage
+        when "item", "result" then copy(@facts.stage)
         when "differs" then differs
-        when "constant" then constant(@facts["constant"] || {"name" => @facts["named"]})
+        when "constant" then constant(@facts.constant || ConstantFacts.new(name: @facts.named))
         when "lazy_load" then lazy_load
         when "crashed" then crashed
         else raised
         end
       end
 
-      def build(what:, why:, fix:, where: @facts["where"], source: @facts["source"])
-        Finding.new(what: what, where: where || @facts["work_location"], source: where ? source : @facts["work_source"],
+      def build(what:, why:, fix:, where: @facts.where, source: @facts.source)
+        Finding.new(what: what, where: where || @facts.work_location, source: where ? source : @facts.work_source,
           why: why, fix: fix)
       end
 
-      def library = @facts["library"]
+      def library = @facts.library
 
       def raised
         case @message
-        when /constant ([A-Z][\w:]*)/ then constant(@facts["constant"] || {"name" => Regexp.last_match(1)})
+        when /constant ([A-Z][\w:]*)/ then constant(@facts.constant || ConstantFacts.new(name: Regexp.last_match(1)))
         when /global variables? (\$\S+)/ then global(Regexp.last_match(1))
         when /can not get unshareable values from instance variables/ then class_ivar_get
         when /can not set instance variables/ then class_ivar_set
@@ -70,9 +71,9 @@ module Ractorbench
       end
 
       def constant(info)
-        name = info["name"]
-        kind = if info["class"]
-          "#{Finding.a(info["class"])}, #{info["frozen"] ? "frozen, but what it holds is not" : "not frozen"}"
+        name = info.name
+        kind = if info.class_name
+          "#{Finding.a(info.class_name)}, #{info.frozen ? "frozen, but what it holds is not" : "not frozen"}"
         else
           "not shareable"
         end
@@ -82,10 +83,10 @@ module Ractorbench
       # Where the constant lives: the user's file, or a library the user
       # cannot (and should not) edit.
       def origin(info)
-        at = info["defined_at"] && Paths.short(info["defined_at"])
-        if info["library"]
-          lib = (info["library"] == "ruby") ? "Ruby itself" : "the #{info["library"]} library"
-          ", of #{lib}#{" (#{File.basename(at)})" if at}#{gem_named(info["gem"])}#{reader(info)}"
+        at = info.defined_at && Paths.short(info.defined_at)
+        if info.library
+          lib = (info.library == "ruby") ? "Ruby itself" : "the #{info.library} library"
+          ", of #{lib}#{" (#{File.basename(at)})" if at}#{gem_named(info.gem)}#{reader(info)}"
         elsif at
           ", defined at #{at}"
         else
@@ -95,20 +96,20 @@ module Ractorbench
 
       # Which library code read it, when that is not the user's line.
       def reader(info)
-        in_lib = @facts["raised_in"]
+        in_lib = @facts.raised_in
         in_lib ? ", read by #{File.basename(in_lib)}" : ""
       end
 
       def constant_fix(info)
-        short = info["constant"] || info["name"].to_s.split("::").last
-        changed = @facts["changed_by_work"]
+        short = info.constant || info.name.to_s.split("::").last
+        changed = @facts.changed_by_work
         return nil if remedied?
         return changed_fix(info, short, changed) if changed
-        return unshareable_fix(info, short) if @facts["shareable_error"]
-        return mutated_fix(info, short) if @facts["source"].to_s.match?(/\b#{Regexp.escape(short)}#{MUTATES}/)
+        return unshareable_fix(info, short) if @facts.shareable_error
+        return mutated_fix(info, short) if @facts.source.to_s.match?(/\b#{Regexp.escape(short)}#{MUTATES}/)
 
-        expression = info["expression"] || info["name"]
-        if info["library"]
+        expression = info.expression || info.name
+        if info.library
           "freeze it from your file once the library is loaded: `Ractor.make_shareable(#{expression})` at the end of " \
             "your file (no edit to the library), or use processes"
         else
@@ -119,9 +120,9 @@ module Ractorbench
 
       def changed_fix(info, short, changed)
         # Said only when work changes it at a line other than the one shown.
-        at = (changed["where"] && changed["where"] != @facts["where"]) ? " (at #{Paths.short(changed["where"])})" : ""
-        if info["library"]
-          "the #{info["library"]} library changes it while work runs#{at}: this library is not Ractor-safe: use processes"
+        at = (changed.where && changed.where != @facts.where) ? " (at #{Paths.short(changed.where)})" : ""
+        if info.library
+          "the #{info.library} library changes it while work runs#{at}: this library is not Ractor-safe: use processes"
         else
           "work changes it#{at}, and no ractor may change a value another can see: " \
             "#{mutated_fix(info, short).sub(/\A.*?: /, "")}"
@@ -129,30 +130,30 @@ module Ractorbench
       end
 
       def mutated_fix(info, short)
-        "#{Finding.a(info["class"] || "value")} that work changes cannot be shared by ractors: keep one per ractor " \
+        "#{Finding.a(info.class_name || "value")} that work changes cannot be shared by ractors: keep one per ractor " \
           "(`#{local(short)} = (Ractor.current[:#{local(short)}] ||= {})`), or pass what work needs in the item"
       end
 
       def unshareable_fix(info, short)
-        if info["library"]
-          "#{Finding.a(info["class"])} can never be shared between ractors, and the #{library || info["library"]} " \
+        if info.library
+          "#{Finding.a(info.class_name)} can never be shared between ractors, and the #{library || info.library} " \
             "library reads it on this path: call the library another way in work, or use processes (this use of " \
             "the library is not Ractor-safe)"
-        elsif info["class"] == "Proc"
+        elsif info.class_name == "Proc"
           "turn the proc into a method (`def self.#{local(short)}(...)`)#{shareable_proc_hint}"
         else
-          "it holds what can never be shared (#{@facts["shareable_error"].sub(/\A[\w:]+: /, "")}): keep one per " \
+          "it holds what can never be shared (#{@facts.shareable_error.sub(/\A[\w:]+: /, "")}): keep one per " \
             "ractor (`Ractor.current[:#{local(short)}] ||= ...`), or pass what work needs in the item"
         end
       end
 
       def lazy_load
-        lazy = @facts["lazy"] || {}
-        remedy = @facts["remedy"] || {}
-        loader = lazy["loader"] && Paths.short(lazy["loader"]).sub(/\A.*\//, "")
-        what = if remedy["kind"] == "require" || (lazy["require"] && !remedy["kind"])
-          "`require #{lazy["require"].inspect}` inside work"
-        elsif (names = remedy["constants"] || [lazy["autoload"]].compact).any?
+        lazy = @facts.lazy || LazyFacts.new
+        remedy = @facts.remedy || LoadRemedy.new
+        loader = lazy.loader && Paths.short(lazy.loader).sub(/\A.*\//, "")
+        what = if remedy.kind == "require" || (lazy.require && !remedy.kind)
+          "`require #{lazy.require.inspect}` inside work"
+        elsif (names = remedy.constants || [lazy.autoload].compact).any?
           "#{names.join(", ")}, loaded on first use#{" (#{loader})" if loader}"
         else
           "code loaded on first use#{" (#{loader})" if loader}"
@@ -163,14 +164,14 @@ module Ractorbench
       end
 
       def crashed
-        build(what: "the Ruby process running work inside a ractor #{@facts["how"]}", where: nil,
+        build(what: "the Ruby process running work inside a ractor #{@facts.how}", where: nil,
           why: "a C extension (or Ruby itself) failed inside a ractor",
           fix: "this code is not Ractor-safe: use processes")
       end
 
       def global(name)
         if library
-          return build(what: "the #{library} library reads the global variable #{name} (#{in_library}#{gem_named(@facts["gem"])})",
+          return build(what: "the #{library} library reads the global variable #{name} (#{in_library}#{gem_named(@facts.gem)})",
             why: "only the main ractor may read or write global variables",
             fix: "the #{library} library is not Ractor-safe on this Ruby: use processes (or call it in a way that " \
                  "avoids that code)")
@@ -182,25 +183,25 @@ module Ractorbench
 
       # Whether the failing line assigns to the name or changes what it holds.
       def changes?(name)
-        name && @facts["source"].to_s.match?(/#{Regexp.escape(name)}(?:\s*(?:[-+*\/%|&]|\|\||&&)?=(?!=)|#{MUTATES})/)
+        name && @facts.source.to_s.match?(/#{Regexp.escape(name)}(?:\s*(?:[-+*\/%|&]|\|\||&&)?=(?!=)|#{MUTATES})/)
       end
 
       # ", from the gem csv 3.3.5": the version a problem inside a gem is in.
       def gem_named(gem) = gem ? ", from the gem #{gem}" : ""
 
-      def in_library = File.basename(@facts["raised_in"].to_s)
+      def in_library = File.basename(@facts.raised_in.to_s)
 
       def class_ivar_get
         return library_state("reads an instance variable of a class or module") if library
 
         ivar = ivars.first
-        what = ivar ? "#{ivar["name"]} of #{ivar["owner"]} (#{Finding.a(ivar["class"])})#{set_at}" : "an instance variable of a class or module"
-        mutated = ivar && @facts["source"].to_s.match?(/#{Regexp.escape(ivar["name"])}#{MUTATES}/)
+        what = ivar ? "#{ivar.name} of #{ivar.owner} (#{Finding.a(ivar.class_name)})#{set_at}" : "an instance variable of a class or module"
+        mutated = ivar && @facts.source.to_s.match?(/#{Regexp.escape(ivar.name)}#{MUTATES}/)
         fix = if mutated
           "state that work changes cannot live on a module: keep it per ractor " \
-            "(`Ractor.current[:#{ivar["name"].delete("@")}] ||= {}`) or pass it in the item"
+            "(`Ractor.current[:#{ivar.name.delete("@")}] ||= {}`) or pass it in the item"
         else
-          "make the value shareable where it is set: `#{ivar ? ivar["name"] : "@value"} = Ractor.make_shareable(...)`"
+          "make the value shareable where it is set: `#{ivar ? ivar.name : "@value"} = Ractor.make_shareable(...)`"
         end
         build(what: what, fix: fix,
           why: "other ractors may read a module's instance variables only when they hold shareable (deeply frozen) values")
@@ -210,21 +211,21 @@ module Ractorbench
         return library_state("sets an instance variable of a class or module") if library
 
         ivar = ivars.first
-        build(what: ivar ? "#{ivar["name"]} of #{ivar["owner"]}#{set_at}" : "an instance variable of a class or module",
+        build(what: ivar ? "#{ivar.name} of #{ivar.owner}#{set_at}" : "an instance variable of a class or module",
           why: "only the main ractor may set instance variables of classes and modules",
           fix: "keep the value in a local variable or return it in the result; per-worker state: `Ractor.current[:name]`")
       end
 
       def library_state(what)
-        build(what: "the #{library} library #{what} (#{in_library}#{gem_named(@facts["gem"])})",
+        build(what: "the #{library} library #{what} (#{in_library}#{gem_named(@facts.gem)})",
           why: "a ractor other than the main one may not share that state",
           fix: "the #{library} library is not Ractor-safe on this Ruby: use processes (or call it in a way " \
                "that avoids that code)")
       end
 
       def class_variable
-        name = @facts["source"].to_s[/@@\w+/]
-        name = @facts.dig("candidate", "name") || name
+        name = @facts.source.to_s[/@@\w+/]
+        name = @facts.candidate&.name || name
         build(what: name ? "class variable #{name}#{set_at}" : "a class variable (@@name)",
           why: "class variables cannot be used from any ractor but the main one",
           fix: changes?(name) ? "state work changes: keep it per ractor (`Ractor.current[:#{name.to_s.delete("@")}] ||= ...`) or pass it in the item" :
@@ -232,8 +233,8 @@ module Ractorbench
       end
 
       def proc_method
-        named = @facts.dig("candidate", "name")
-        at = @facts.dig("candidate", "defined_at")
+        named = @facts.candidate&.name
+        at = @facts.candidate&.defined_at
         build(what: "a method defined with define_method or define_singleton_method and a block" \
                     "#{" (#{named}#{", at #{Paths.short(at)}" if at})" if named}",
           why: "such a method's body is a block that captured the scope it was defined in, and only the ractor " \
@@ -249,37 +250,37 @@ module Ractorbench
       end
 
       def other
-        if @error["class"] == "Ractor::UnsafeError" || @message.match?(/ractor unsafe/i)
-          method = @facts["unsafe_method"]
+        if @error.class_name == "Ractor::UnsafeError" || @message.match?(/ractor unsafe/i)
+          method = @facts.unsafe_method
           return build(what: "#{method ? "the C method #{method}," : "a method of a C extension"} not marked " \
-                             "Ractor-safe#{" (#{in_library}#{gem_named(@facts["gem"])})" if library}",
+                             "Ractor-safe#{" (#{in_library}#{gem_named(@facts.gem)})" if library}",
             why: "C methods that are not declared Ractor-safe may only run on the main ractor",
             fix: "#{method ? "#{method} cannot run inside a ractor on this Ruby" : "this library cannot run inside a ractor"}: " \
                  "use processes, or a Ractor-safe alternative")
         end
 
         @headline = "it raises only inside a ractor"
-        build(what: "#{@error["class"]}: #{@message}",
-          why: "work(item) succeeds on the main ractor but raises #{@error["class"]} inside another one",
-          fix: (@error["class"].to_s.start_with?("Ractor::") ? "" : "look for shared state at that line; ") +
+        build(what: "#{@error.class_name}: #{@message}",
+          why: "work(item) succeeds on the main ractor but raises #{@error.class_name} inside another one",
+          fix: (@error.class_name.to_s.start_with?("Ractor::") ? "" : "look for shared state at that line; ") +
             "data work needs can be passed in the item or frozen with Ractor.make_shareable")
       end
 
       def copy(what)
-        klass = @facts["class"] || @message[/([A-Z][\w:]*)\z/, 1] || "object"
-        path = @facts["path"] || what
+        klass = @facts.class_name || @message[/([A-Z][\w:]*)\z/, 1] || "object"
+        path = @facts.path || what
         direction = (what == "item") ? "into the worker ractor" : "back out of the worker ractor"
-        where = (what == "item") ? (@preflight["items_location"] || @preflight["work_location"]) : @preflight["work_location"]
+        where = (what == "item") ? (@preflight.items_location || @preflight.work_location) : @preflight.work_location
         @headline = "its #{what}s cannot be copied between ractors"
-        build(what: "#{path} (of item #{@facts["index"]}) is #{Finding.a(klass)}", where: where, source: nil,
-          why: "each #{what} is deep-copied #{direction}, and #{Finding.a(klass)} cannot be copied (#{@error["class"]}: #{@message})",
+        build(what: "#{path} (of item #{@facts.index}) is #{Finding.a(klass)}", where: where, source: nil,
+          why: "each #{what} is deep-copied #{direction}, and #{Finding.a(klass)} cannot be copied (#{@error.class_name}: #{@message})",
           fix: "make #{what}s plain data (numbers, strings, arrays, hashes, Structs)")
       end
 
       def differs
         @headline = "it returns different results inside a ractor"
-        build(what: "item #{@facts["index"]}: the main ractor got #{@facts["serial"]}, a worker ractor #{@facts["ractor"]}",
-          where: @preflight["work_location"], source: nil,
+        build(what: "item #{@facts.index}: the main ractor got #{@facts.serial}, a worker ractor #{@facts.ractor}",
+          where: @preflight.work_location, source: nil,
           why: "the result depends on which ractor computes it (Ractor.current, object ids, per-ractor state)",
           fix: "return only what follows from the item")
       end
@@ -288,24 +289,24 @@ module Ractorbench
       # pass matched to this problem first, with its real owner (a helper's
       # module, not work's).
       def ivars
-        list = Array(@facts["ivars"])
-        known = @facts["candidate"]
-        return list unless known && known["kind"] == "ivar"
+        list = Array(@facts.ivars)
+        known = @facts.candidate
+        return list unless known && known.kind == "ivar"
 
-        mine = list.find { |i| i["name"] == known["name"] } || {"name" => known["name"]}
-        [mine.merge("owner" => known["owner"] || mine["owner"])] + (list - [mine])
+        mine = list.find { |i| i.name == known.name } || IvarFacts.new(name: known.name)
+        [mine.with(owner: known.owner || mine.owner)] + (list - [mine])
       end
 
       # Where the static pass saw it first set, outside any method.
       def set_at
-        at = @facts.dig("candidate", "defined_at")
+        at = @facts.candidate&.defined_at
         at ? ", set at #{Paths.short(at)}" : ""
       end
 
       def local(name) = name.gsub(/([a-z\d])([A-Z])/, '\1_\2').downcase
 
       def shareable_proc_hint
-        if @preflight["shareable_proc"]
+        if @preflight.shareable_proc
           ", or build the block with `Ractor.shareable_proc { ... }`"
         else
           ", or make a block that uses no outer variables shareable: `Ractor.make_shareable(proc)` " \

@@ -4,6 +4,7 @@ require_relative "preflight"
 require_relative "static_scan"
 require_relative "ractor_rewrite"
 require_relative "fixed_copy"
+require_relative "check_record"
 require_relative "../base/errors"
 
 module Ractorbench
@@ -39,7 +40,7 @@ module Ractorbench
         rounds = 1
         stopped = limited = nil
         loop do
-          blockers = Array(round["ractor_problems"]).select { |p| blocking?(p, round) }
+          blockers = Array(round.ractor_problems).select { |p| blocking?(p, round) }
           before = @copy.rewrites.size
           stopped = blockers.find { |p| !bypass(p) }
           problems = keyed(problems, round)
@@ -59,11 +60,11 @@ module Ractorbench
           end
           rounds += 1
         end
-        @copy.add_lines(Array(round.dig("ractor_fix", "lines"))) if round["ractor_fix"]
-        first.merge("ractor_problems" => ordered(problems.values), "ractor_rounds" => rounds,
-          "ractor_stopped_at" => stopped&.fetch("key", nil) || (first["ractor_stopped_at"] if rounds == 1),
-          "ractor_fix" => round["ractor_fix"] || first["ractor_fix"], "ractor_candidates" => @scan.candidates.size,
-          "ractor_limit" => (LIMIT if limited), "ractor_checked_copy" => (round["ractor_checked"] if rounds > 1))
+        @copy.add_lines(Array(round.ractor_fix.lines)) if round.ractor_fix
+        first.with(ractor_problems: ordered(problems.values), ractor_rounds: rounds,
+          ractor_stopped_at: stopped&.key || (first.ractor_stopped_at if rounds == 1),
+          ractor_fix: round.ractor_fix || first.ractor_fix, ractor_candidates: @scan.candidates.size,
+          ractor_limit: (LIMIT if limited), ractor_checked_copy: (round.ractor_checked if rounds > 1))
       end
 
       private
@@ -72,17 +73,20 @@ module Ractorbench
       # mechanical after all, and the rounds end at the first of them.
       def undo(blockers, before, why)
         @copy.rewrites.pop(@copy.rewrites.size - before)
-        fixed = blockers.select { |p| p.delete("mechanical") }
-        fixed.each { |p| p["manual"] = "the check's copy with its mechanical fix did not load (#{why})" }
+        fixed = blockers.select(&:mechanical)
+        fixed.each do |p|
+          p.mechanical = nil
+          p.manual = "the check's copy with its mechanical fix did not load (#{why})"
+        end
         fixed.first || blockers.first
       end
 
       # A problem the check did not get past: no remedy of its own, or the
       # one it stopped at (a remedy that did not hold).
       def blocking?(problem, round)
-        return false unless problem["stage"] == "work" && BLOCKING.include?(problem["kind"])
+        return false unless problem.stage == "work" && BLOCKING.include?(problem.kind)
 
-        !problem["remedy"] || problem["key"] == round["ractor_stopped_at"]
+        !problem.remedy || problem.key == round.ractor_stopped_at
       end
 
       # Fixes the candidate behind the problem in the check's copy; false
@@ -93,15 +97,15 @@ module Ractorbench
         return false if @fixed.key?(candidate) # fixed once and refused again: the fix does not hold
 
         rewrite = RactorRewrite.for(candidate, @scan.sources)
-        problem["candidate"] = {"kind" => candidate.kind, "name" => candidate.name, "owner" => candidate.owner,
-                                "defined_at" => candidate.line && candidate.at}.compact
+        problem.candidate = CandidateFacts.new(kind: candidate.kind, name: candidate.name, owner: candidate.owner,
+          defined_at: candidate.line && candidate.at)
         @fixed[candidate] = rewrite
         if rewrite.check_only?
-          problem["manual"] = rewrite.why_not
+          problem.manual = rewrite.why_not
         elsif rewrite.mechanical?
-          problem["mechanical"] = rewrite.how
+          problem.mechanical = rewrite.how
         else
-          problem["manual"] = rewrite.why_not
+          problem.manual = rewrite.why_not
           return false
         end
         @copy.add(rewrite)
@@ -110,24 +114,24 @@ module Ractorbench
 
       # The candidate the static pass found that this refusal is about.
       def candidate_for(problem)
-        message = problem.dig("error", "message").to_s
-        here = @scan.candidates.select { |c| c.uses.any? { |u| "#{u.file}:#{u.line}" == problem["where"] } }
-        source = problem["source"].to_s
-        if problem["kind"] == "constant"
-          info = problem["constant"] || {}
-          @scan.candidates.find { |c| c.kind == "constant" && c.name == info["constant"] && owner?(c, info["owner"]) }
+        message = problem.error&.message.to_s
+        here = @scan.candidates.select { |c| c.uses.any? { |u| "#{u.file}:#{u.line}" == problem.where } }
+        source = problem.source.to_s
+        if problem.kind == "constant"
+          info = problem.constant || ConstantFacts.new
+          @scan.candidates.find { |c| c.kind == "constant" && c.name == info.constant && owner?(c, info.owner) }
         elsif (name = message[/global variables? (\$\S+)/, 1])
           @scan.candidates.find { |c| c.kind == "global" && c.name == name.delete_suffix(",") }
         elsif message.match?(/instance variables/)
           here.find { |c| c.kind == "ivar" && source.include?(c.name) }
         elsif message.match?(/class variables/)
           here.find { |c| c.kind == "cvar" && source.include?(c.name) }
-        elsif problem["kind"] == "lazy_load"
+        elsif problem.kind == "lazy_load"
           here.find { |c| c.kind == "lazy_load" && !@fixed.key?(c) } || @scan.candidates.find do |c|
             c.kind == "lazy_load" && c.detail&.key?("autoload") && source.match?(/\b#{c.detail["autoload"]}\b/)
           end
-        elsif problem.dig("error", "class") == "Ractor::UnsafeError"
-          method = problem["unsafe_method"].to_s.split(".").last
+        elsif problem.error&.class_name == "Ractor::UnsafeError"
+          method = problem.unsafe_method.to_s.split(".").last
           here.find { |c| c.kind == "c_method" && c.name.split(".").last == method } || here.find { |c| c.kind == "c_method" }
         elsif message.match?(/un-shareable Proc/)
           defined = @scan.candidates.select { |c| c.kind == "define_method" }
@@ -142,10 +146,10 @@ module Ractorbench
       # the same error is another one when the static pass matched it to
       # another candidate (two define_method helpers called on one line).
       def keyed(known, record)
-        Array(record["ractor_problems"]).each do |p|
-          seen = known[p["key"]]
-          p["key"] = "#{p["key"]} (#{p.dig("candidate", "name")})" if seen && p["candidate"] && seen["candidate"] != p["candidate"]
-          known[p["key"]] ||= p
+        Array(record.ractor_problems).each do |p|
+          seen = known[p.key]
+          p.key = "#{p.key} (#{p.candidate.name})" if seen && p.candidate && seen.candidate != p.candidate
+          known[p.key] ||= p
         end
         known
       end
@@ -154,7 +158,7 @@ module Ractorbench
       def ordered(problems)
         order = @scan.files
         problems.sort_by.with_index do |p, i|
-          path, line = p["where"].to_s.match(/\A(.*):(\d+)\z/)&.captures
+          path, line = p.where.to_s.match(/\A(.*):(\d+)\z/)&.captures
           [order.index(path) || order.size, line.to_i, i]
         end
       end

@@ -42,8 +42,8 @@ module Ractorbench
         @excluded = excluded
         @failures = failures
         @reps = reps
-        @cpu_share = serial_cpu || preflight["cpu_share"].to_f
-        @per_item = preflight["seconds_per_item"].to_f
+        @cpu_share = serial_cpu || preflight.cpu_share.to_f
+        @per_item = preflight.seconds_per_item.to_f
       end
 
       def lines

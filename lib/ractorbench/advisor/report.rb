@@ -71,8 +71,8 @@ module Ractorbench
         text = chosen && @context.patterns[chosen.series.model]
         @snippet = text && [
           "The same shape in your code (#{chosen.series.model} at W=#{chosen.point.workers}; items: your inputs):",
-          Pattern.render(text, module_name: @context.preflight["module"], workers: chosen.point.workers,
-            items: @context.items, seconds_per_item: @context.preflight["seconds_per_item"])
+          Pattern.render(text, module_name: @context.preflight.module_name, workers: chosen.point.workers,
+            items: @context.items, seconds_per_item: @context.preflight.seconds_per_item)
         ]
       end
 
@@ -115,10 +115,10 @@ module Ractorbench
       # work as much as this code.
       def inconclusive
         measured = @analysis.runs.select { |r| r.key?("others_cpu") }
-        hit = measured.select { |r| r["disturbed"] }
+        hit = measured.select(&:disturbed)
         return nil unless hit.size * 2 > measured.size
 
-        most = hit.filter_map { |r| (r["others_cpu"].to_f + r["steal"].to_f) / r["whole_time"].to_f if r["whole_time"].to_f.positive? }.max
+        most = hit.filter_map { |r| (r.others_cpu.to_f + r.steal.to_f) / r.whole_time.to_f if r.whole_time.to_f.positive? }.max
         cause = if Analysis::Disturbed.mostly_stolen?(hit)
           "(the hypervisor took up to #{(most.to_f * 100).round}% of their time from this VM: steal); run again when " \
             "the host is quieter, or on a machine of your own"
@@ -135,7 +135,7 @@ module Ractorbench
       def header
         c = @context
         state = LastingState.line(c.preflight)
-        ["ractorbench try #{c.file}: #{c.preflight["module"]}.work on #{c.items} items (#{c.items_note})",
+        ["ractorbench try #{c.file}: #{c.preflight.module_name}.work on #{c.items} items (#{c.items_note})",
           "#{c.ruby_description}; #{c.usable_cores} usable cores; #{c.reps} run#{"s" unless c.reps == 1} per point, " \
           "each in a fresh process; results in #{c.path}", *(state && "  #{state}")].join("\n")
       end
@@ -150,13 +150,13 @@ module Ractorbench
 
       def serial_rows
         @panel.baseline.map do |p|
-          [p.row["model"], p.workers, p.samples, seconds(p.time), "1× (baseline)", "", "", percent(p.cpu), memory(p)]
+          [p.row.model, p.workers, p.samples, seconds(p.time), "1× (baseline)", "", "", percent(p.cpu), memory(p)]
         end
       end
 
       def point_row(model, p)
         if p.samples.zero?
-          return [model, p.workers, 0, p.row["unsupported"] || "no successful run (#{p.failed} failed)", "-", "", "", "", ""]
+          return [model, p.workers, 0, p.row.unsupported || "no successful run (#{p.failed} failed)", "-", "", "", "", ""]
         end
 
         [model, p.workers, p.samples, seconds(p.time), speedup(p), VERDICTS.fetch(p.verdict),
@@ -208,7 +208,7 @@ module Ractorbench
       # Without the wrappers a failure passed through on its way out
       # (the worker's error, the adapter's), which say nothing to a user.
       def reason(run)
-        Paths.short(run["reason"].to_s.sub(/\Araised (?:Ractorbench::[\w:]+: )+/, "raised "))
+        Paths.short(run.reason.to_s.sub(/\Araised (?:Ractorbench::[\w:]+: )+/, "raised "))
       end
 
       def verdict
@@ -226,7 +226,7 @@ module Ractorbench
       # [failed, of runs in all, {model => failed}] for the recommendation.
       def failure_counts
         failed = failed_runs
-        [failed.size, @analysis.runs.size, failed.group_by { |r| r["model"] }.transform_values(&:size)]
+        [failed.size, @analysis.runs.size, failed.group_by(&:model).transform_values(&:size)]
       end
 
       # A line for every model that had a failure, with its count, so that one
@@ -238,8 +238,8 @@ module Ractorbench
 
         lines = ["INCOMPLETE: #{failed.size} of #{@analysis.runs.size} run#{"s" unless @analysis.runs.size == 1} " \
                  "failed, so the figures above leave #{(failed.size == 1) ? "it" : "them"} out:"]
-        failed.group_by { |r| r["model"] }.sort_by { |model, runs| [-runs.size, model] }.each do |model, runs|
-          all = @analysis.runs.count { |r| r["model"] == model }
+        failed.group_by(&:model).sort_by { |model, runs| [-runs.size, model] }.each do |model, runs|
+          all = @analysis.runs.count { |r| r.model == model }
           kinds = runs.group_by { |r| reason_kind(r) }.values
           lines.concat(wrap("  #{model}: #{runs.size} of #{all} failed; #{at(kinds.first.first)}: #{reason(kinds.first.first)}"))
           kinds.drop(1).first(2).each { |more| lines.concat(wrap("    also #{at(more.first)}: #{reason(more.first)}")) }
@@ -254,10 +254,10 @@ module Ractorbench
       def load_race(model, runs)
         return nil unless @analysis.header.dig("families", model) == "thread"
 
-        runs.lazy.filter_map { |r| LoadRace.in_reason(r["reason"], @context.preflight) }.first
+        runs.lazy.filter_map { |r| LoadRace.in_reason(r.reason, @context.preflight) }.first
       end
 
-      def at(run) = "W=#{run["workers"]} rep #{run["rep"]}"
+      def at(run) = "W=#{run.workers} rep #{run.rep}"
 
       # Failures alike but for the item they met.
       def reason_kind(run) = reason(run).gsub(/item \d+/, "item N").gsub(/\d+(\.\d+)?s\b/, "Ns")

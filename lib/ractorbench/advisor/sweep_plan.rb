@@ -1,11 +1,19 @@
 # frozen_string_literal: true
 
 require_relative "../reports/parts/units"
+require_relative "../plan/entry"
+require_relative "../plan/matrix"
+require_relative "try_findings"
 
 module Ractorbench
   module Advisor
     # How far `try` sweeps and how much work each run does.
     module SweepPlan
+      # Runs of each model and worker count, and each run's time limit (the
+      # check's too), when not asked for.
+      DEFAULT_REPS = 6
+      DEFAULT_TIMEOUT = 60.0
+
       # Serial time a run aims at when --items is not given: long enough that
       # starting workers is a small part of it, short enough that a sweep of
       # every model, worker count and repetition takes well under a minute.
@@ -55,6 +63,26 @@ module Ractorbench
       end
 
       def round_up(n, step) = ((n + step - 1) / step) * step
+
+      # The plan's entries: serial (the baseline) ignores the worker count,
+      # so it is measured once, every count's baseline; the others at each
+      # count, the same items split among the workers.
+      def entries(baselines, others, counts, items, params)
+        [Plan::Entry.new(workload: "try", models: baselines, configs: [[1, items]], params: params),
+          Plan::Entry.new(workload: "try", models: others, configs: counts.map { |w| [w, items / w] }, params: params)]
+      end
+
+      # How a results file's item count was chosen, from what it recorded
+      # (the check's time per item, the sweep's worker counts), or nil when
+      # `requested` (--items) would not have chosen it.
+      def recorded_items_note(analysis, requested)
+        try = TryFindings.from(analysis.header["try"])
+        counts = Plan::Matrix.planned(analysis.header["plan"]).reject { |r| analysis.baseline?(r.model) }.map(&:workers).uniq.sort
+        return if counts.empty?
+
+        items, note = items(requested, try.preflight&.seconds_per_item, counts)
+        note if items == try.items
+      end
 
       # The worker counts at which each worker gets fewer than MIN_PER_WORKER
       # items (only --items can ask for that).

@@ -2,6 +2,7 @@
 
 require_relative "finding"
 require_relative "load_race"
+require_relative "problem_facts"
 
 module Ractorbench
   module Advisor
@@ -14,11 +15,11 @@ module Ractorbench
       def initialize(facts, preflight)
         @facts = facts
         @preflight = preflight
-        @threads = facts["threads"] || 2
+        @threads = facts.threads || 2
       end
 
       def finding
-        case @facts["kind"]
+        case @facts.kind
         when "differs" then differs
         when "crashed" then crashed
         else raised
@@ -28,12 +29,12 @@ module Ractorbench
       private
 
       def raised
-        error = @facts["error"] || {}
+        error = @facts.error || ErrorFacts.new
         @headline = "it fails in threads side by side"
-        race = LoadRace.at(@facts["where"], @preflight)
-        Finding.new(what: "work(item #{@facts["index"]}) raised #{error["class"]}: #{error["message"].to_s.lines.first&.strip} " \
+        race = LoadRace.at(@facts.where, @preflight)
+        Finding.new(what: "work(item #{@facts.index}) raised #{error.class_name}: #{error.message.to_s.lines.first&.strip} " \
                           "with #{@threads} threads running it at once; one item at a time it does not",
-          where: @facts["where"] || @preflight["work_location"], source: @facts["where"] ? @facts["source"] : nil,
+          where: @facts.where || @preflight.work_location, source: @facts.where ? @facts.source : nil,
           why: race&.why || "threads share the module's state, and the first calls ran at the same time: state built " \
                "on first use (`@table ||= ...`, filled in steps) or a scratch object shared between calls races",
           fix: race&.fix || "build shared state at load time, before any thread starts (e.g. at the end of the file), " \
@@ -42,9 +43,9 @@ module Ractorbench
 
       def differs
         @headline = "it returns different results in threads"
-        Finding.new(what: "item #{@facts["index"]}: one at a time work returned #{@facts["serial"]}, in #{@threads} " \
-                          "threads #{@facts["in_threads"]}",
-          where: @preflight["work_location"],
+        Finding.new(what: "item #{@facts.index}: one at a time work returned #{@facts.serial}, in #{@threads} " \
+                          "threads #{@facts.in_threads}",
+          where: @preflight.work_location,
           why: "the result depends on which thread computes it (Thread.current, thread-locals) or on state the " \
                "threads share",
           fix: "return only what follows from the item")
@@ -52,7 +53,7 @@ module Ractorbench
 
       def crashed
         @headline = "it crashes in threads"
-        Finding.new(what: "the Ruby process running work in threads #{@facts["how"]}", where: nil,
+        Finding.new(what: "the Ruby process running work in threads #{@facts.how}", where: nil,
           why: "a C extension (or Ruby itself) failed with several threads calling it",
           fix: "this code is not thread-safe: use processes")
       end

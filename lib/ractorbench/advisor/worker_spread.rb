@@ -11,16 +11,16 @@ module Ractorbench
       # blocked: {model => why} for models whose spread has a known cause
       # (fibers on a Ruby whose scheduler blocks on work's wait).
       def initialize(runs, blocked: {})
-        @runs = runs.select { |r| r["status"] == "ok" && counts(r) && r["workers"].to_i > 1 }
+        @runs = runs.select { |r| r.ok? && counts(r) && r.workers.to_i > 1 }
         @blocked = blocked
       end
 
       def lines
         return [] if @runs.empty?
 
-        by_model = @runs.group_by { |r| r["model"] }.sort
+        by_model = @runs.group_by(&:model).sort
         shown = by_model.map do |model, runs|
-          "  #{model}: " + runs.group_by { |r| r["workers"].to_i }.sort.map { |w, list| "W=#{w} #{typical(list)}" }.join(", ")
+          "  #{model}: " + runs.group_by { |r| r.workers.to_i }.sort.map { |w, list| "W=#{w} #{typical(list)}" }.join(", ")
         end
         # UNEVEN lines are whole: try's screen wraps its prose to the terminal.
         ["Items per worker (the run with the median spread):", *shown, *uneven(by_model)]
@@ -29,7 +29,7 @@ module Ractorbench
       private
 
       def counts(run)
-        list = run["worker_jobs"]
+        list = run.worker_jobs
         (list.is_a?(Array) && list.all?(Integer)) ? list : nil
       end
 
@@ -41,7 +41,7 @@ module Ractorbench
 
       def uneven(by_model)
         by_model.flat_map do |model, runs|
-          runs.group_by { |r| r["workers"].to_i }.sort.filter_map do |w, list|
+          runs.group_by { |r| r.workers.to_i }.sort.filter_map do |w, list|
             bad = list.select { |r| unfair?(counts(r)) }
             next if bad.empty?
 

@@ -11,6 +11,7 @@ require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/side_by_side"
 require_relative "../advisor/outcome"
+require_relative "../advisor/try_findings"
 require_relative "tour"
 require_relative "try"
 
@@ -133,10 +134,10 @@ module Ractorbench
       # A file `Ractorbench.try` wrote records a Ruby call, not a command
       # line: its ending is try's all the same, from the findings it keeps.
       def api_try_ending(analysis)
-        try = analysis.header["try"]
-        return nil unless try.is_a?(Hash)
+        try = Advisor::TryFindings.from(analysis.header["try"])
+        return nil unless try
 
-        Try.with(file: try["file"].to_s, command: analysis.header["command"], out: @out, err: @err).ending(analysis)
+        Try.with(file: try.file.to_s, command: analysis.header["command"], out: @out, err: @err).ending(analysis)
       end
 
       # A page (or Markdown) of a file `try` wrote opens with what try concluded.
