@@ -47,7 +47,7 @@ class FightingExceptionsTest < Minitest::Test
     closes_at_load = File.join(@dir, "closes_at_load.rb")
     File.write(closes_at_load, "require #{FIXTURE.dump}\nFightingExceptions.close_descriptors(0..10)\n")
     workloads = %w[x-close-std x-close-fds x-close-all]
-    models = "#{MODELS},processes-split"
+    models = "#{MODELS},processes-split,fibers"
     result = guarded("run", "--load", FIXTURE, "--load", closes_at_load, "-w", workloads.join(","), "-m", models,
       "--workers", "2", "--messages", "3", "--reps", "1", "--timeout", "60", "-o", @out)
     runs = runs_in(@out)
@@ -74,6 +74,31 @@ class FightingExceptionsTest < Minitest::Test
       refute_match(%r{/harness/}, shown, "#{run["id"]} shows the harness's own code")
     end
     refute_match(%r{/harness/}, result.err)
+  end
+
+  # A try file that closes descriptors 0-10 as it loads and in work: its
+  # check (a forked copy per part, fibers under a scheduler) and its runs
+  # keep theirs out of reach, so it is checked and measured like any other.
+  def test_a_try_file_that_closes_descriptors_is_checked_and_measured
+    path = File.join(@dir, "closer.rb")
+    File.write(path, <<~RUBY)
+      def close_low = (0..10).each { |fd| IO.for_fd(fd).close rescue nil }
+      close_low
+
+      module Closer
+        def self.work(i)
+          close_low
+          sleep 0.001
+          i * 2
+        end
+      end
+    RUBY
+    result = guarded("try", path, "-m", "serial,threads,processes,ractors-batched,fibers", "--workers", "2", "--reps", "1",
+      "--items", "20", "-o", @out)
+    assert_equal 0, result.code, result.err
+    runs = runs_in(@out)
+    assert_equal 5, runs.size
+    runs.each { |run| assert_equal "ok", run["status"], "#{run["id"]}: #{run["reason"]}" }
   end
 
   # try's check calls work itself: the same descriptions, one line.

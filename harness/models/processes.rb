@@ -95,7 +95,7 @@ module Ractorbench
           input.read
           exit!(0)
         rescue IOError, SystemCallError => e
-          Harness::ClosedByRun.exit("worker #{Process.pid}'s pipes to its supervisor", e)
+          Harness::ClosedByRun.stop("worker #{Process.pid}'s pipes to its supervisor", e)
         end
 
         def initialize(pid, writer, reader, pace)

@@ -11,13 +11,13 @@ module Ractorbench
 
     class << self
       attr_reader :workloads, :models
-      # The result channel's descriptors (Channel.io).
-      attr_accessor :result_ios
+      # Closes the driver's result channel (set by Channel.io).
+      attr_accessor :close_result_channel
 
       # A forked worker must not hold the driver's result channel open, or
       # the driver would wait for it after the run's own process ended.
       def after_fork
-        Array(result_ios).each { |io| io.close unless io.closed? }
+        close_result_channel&.call
       end
 
       def register_workload(workload)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "high_descriptor"
+
 module Ractorbench
   module Harness
     # Loads the `async` gem (Ruby's standard Fiber::Scheduler implementation)
@@ -21,12 +23,19 @@ module Ractorbench
       end
 
       # Runs the block in a task of a fresh reactor (Kernel#Sync), returning
-      # the block's value once every task it started has finished.
-      def run(&block)
+      # the block's value once every task it started has finished. The
+      # reactor's descriptors are opened above those a run's code might
+      # close by number (HighDescriptor).
+      def run
         reason = unsupported_reason
         raise LoadError, reason if reason
 
-        Sync(&block)
+        HighDescriptor.opening_above do |free|
+          Sync do |task|
+            free.call
+            yield task
+          end
+        end
       end
 
       def load_async

@@ -46,8 +46,19 @@ module Ractorbench
             out.sync = true
             @identity = identity(out)
             @fileno = out.fileno
-            Harness.result_ios = [out, given].uniq if Harness.respond_to?(:result_ios=)
+            @copies = [out, given].uniq
+            Harness.close_result_channel = -> { close_copies } if Harness.respond_to?(:close_result_channel=)
           end
+        end
+      end
+
+      # The channel's descriptors that still hold it: the run's code may have
+      # closed fd 3, and what it opened since may be there now.
+      def close_copies
+        @copies.each do |copy|
+          copy.close if !copy.closed? && identity(copy) == @identity
+        rescue IOError, SystemCallError
+          nil
         end
       end
 
@@ -60,7 +71,7 @@ module Ractorbench
 
         io.write(Marshal.dump(plain(record)))
       rescue Lost, IOError, SystemCallError => e
-        ClosedByRun.exit("ractorbench's result channel (file descriptor #{@fileno}) before its record was sent", e)
+        ClosedByRun.stop("ractorbench's result channel (file descriptor #{@fileno}) before its record was sent", e)
       end
 
       # What a descriptor holds, from the descriptor itself (an fstat: no

@@ -13,7 +13,7 @@ module Ractorbench
       module_function
 
       # what: the descriptor, as a reader of the run's failure knows it.
-      def exit(what, error)
+      def stop(what, error)
         IO.for_fd(2, autoclose: false).syswrite("the run's code closed #{what} (#{error.message.lines.first&.chomp})\n")
       rescue IOError, SystemCallError
         nil

@@ -5,8 +5,8 @@ module Ractorbench
     # The harness's own descriptors, moved out of the way of a run's code
     # that closes descriptors by number (`(0..10).each { |fd| IO.for_fd(fd).close }`),
     # which then closes nothing of ours: each moved to the lowest free
-    # descriptor from FLOOR (or the highest the descriptor limit allows, if
-    # that is lower).
+    # descriptor from the floor, or opened while the descriptors below it
+    # are taken.
     module HighDescriptor
       # Well above the descriptors a program would close by number, and low
       # enough that the descriptor table hardly grows.
@@ -20,7 +20,6 @@ module Ractorbench
       # The IO on its new descriptor, opened with mode ("rb", "wb"); the same
       # IO where it cannot be moved. The original is closed unless kept.
       def move(io, mode, keep: false)
-        floor = [FLOOR, Process.getrlimit(:NOFILE).first - 1].min
         return io if io.fileno >= floor
 
         moved = IO.for_fd(io.fcntl(F_DUPFD, floor), mode)
@@ -31,6 +30,28 @@ module Ractorbench
       rescue SystemCallError, ArgumentError, NotImplementedError
         io
       end
+
+      # Runs the block with every free descriptor below the floor taken by a
+      # placeholder, so that what a library opens meanwhile (a Fiber
+      # scheduler's epoll and wake-up descriptors) lands above it. The block
+      # is given a proc that frees them, to call once its own are open and
+      # before the run's code runs; they are freed when it returns anyway.
+      def opening_above
+        placeholders = []
+        free = -> { placeholders.each(&:close).clear }
+        begin
+          placeholders << File.open(File::NULL) until placeholders.last&.fileno.to_i >= floor - 1
+        rescue SystemCallError
+          nil # as many as could be opened
+        end
+        yield free
+      ensure
+        free&.call
+      end
+
+      # FLOOR, or half the descriptor limit if that is lower: room is left
+      # above it for the run's own.
+      def floor = [FLOOR, Process.getrlimit(:NOFILE).first / 2].min
     end
   end
 end
