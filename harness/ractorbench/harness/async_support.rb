@@ -24,18 +24,14 @@ module Ractorbench
 
       # Runs the block in a task of a fresh reactor (Kernel#Sync), returning
       # the block's value once every task it started has finished. The
-      # reactor's descriptors are opened above those a run's code might
-      # close by number (HighDescriptor).
-      def run
+      # reactor's descriptors land above those a run's code might close by
+      # number (HighDescriptor.reserve_low, taken when async loaded).
+      def run(&block)
         reason = unsupported_reason
         raise LoadError, reason if reason
 
-        HighDescriptor.opening_above do |free|
-          Sync do |task|
-            free.call
-            yield task
-          end
-        end
+        HighDescriptor.reserve_low
+        Sync(&block)
       end
 
       def load_async
@@ -43,6 +39,9 @@ module Ractorbench
 
         choose_version
         require "async"
+        # Each reactor's descriptors above those a run's code might close by
+        # number: the placeholders are opened here, before any clock starts.
+        HighDescriptor.reserve_low
         nil
       rescue LoadError => e
         "async not available on #{RUBY_ENGINE} #{RUBY_ENGINE_VERSION} (#{e.message.lines.first.strip})"

@@ -5,8 +5,8 @@ module Ractorbench
     # The harness's own descriptors, moved out of the way of a run's code
     # that closes descriptors by number (`(0..10).each { |fd| IO.for_fd(fd).close }`),
     # which then closes nothing of ours: each moved to the lowest free
-    # descriptor from the floor, or opened while the descriptors below it
-    # are taken.
+    # descriptor from the floor, or opened once the descriptors below it are
+    # taken.
     module HighDescriptor
       # Well above the descriptors a program would close by number, and low
       # enough that the descriptor table hardly grows.
@@ -31,22 +31,25 @@ module Ractorbench
         io
       end
 
-      # Runs the block with every free descriptor below the floor taken by a
-      # placeholder, so that what a library opens meanwhile (a Fiber
-      # scheduler's epoll and wake-up descriptors) lands above it. The block
-      # is given a proc that frees them, to call once its own are open and
-      # before the run's code runs; they are freed when it returns anyway.
-      def opening_above
-        placeholders = []
-        free = -> { placeholders.each(&:close).clear }
-        begin
-          placeholders << File.open(File::NULL) until placeholders.last&.fileno.to_i >= floor - 1
-        rescue SystemCallError
-          nil # as many as could be opened
+      # Takes every free descriptor below the floor with a placeholder, for
+      # the rest of the process, so that what is opened next (a Fiber
+      # scheduler's epoll and wake-up descriptors, which a library keeps by
+      # number) lands above it. The first call takes them all (before the
+      # measured part); a later one takes back only what the run's code has
+      # closed since, so it costs one open when nothing was. The run's own
+      # files land above the floor too, which changes nothing for them.
+      def reserve_low
+        @placeholders ||= []
+        loop do
+          placeholder = File.open(File::NULL)
+          if placeholder.fileno >= floor
+            placeholder.close
+            break
+          end
+          @placeholders << placeholder
         end
-        yield free
-      ensure
-        free&.call
+      rescue SystemCallError
+        nil # as many as could be opened
       end
 
       # FLOOR, or half the descriptor limit if that is lower: room is left
