@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "ractorbench/collection"
 require "ractorbench/stats/median_interval"
 
 # `run --reps auto[:SECONDS]`: at least the repetitions a 95% interval of a
@@ -42,6 +43,42 @@ class AdaptiveRepsTest < Minitest::Test
     %w[auto:abc auto:0 automatic auto:-5].each do |reps|
       assert_usage_error ractorbench("run", "--reps", reps, "-w", "noop"),
         /--reps auto:SECONDS needs a positive number of seconds, e\.g\. --reps auto:60, got "#{reps}"/
+    end
+  end
+end
+
+# On a terminal the rounds' status line is redrawn in place, without a
+# newline: a failure said during a round must start a line of its own.
+class AdaptiveRoundsTerminalTest < Minitest::Test
+  def test_a_failure_said_during_a_round_never_shares_the_status_line
+    status = "ractorbench: --reps auto: round 1, 3 configurations not yet within ±5%: one more run each"
+    shown = on_a_terminal do |io|
+      rounds = Ractorbench::Collection::AdaptiveRounds.new(nil, deadline: 0, io: io)
+      rounds.send(:redraw, status)
+      progress = Ractorbench::Collection::AdaptiveRounds::UnderStatus.new(io, rounds.method(:redraw), status)
+      progress.say("FAILED fan-in/ractors/w64/m11: wrong result")
+      rounds.send(:redraw, nil)
+    end
+    assert_equal ["FAILED fan-in/ractors/w64/m11: wrong result"], shown
+  end
+
+  private
+
+  # What stays on the screen of a real terminal (a pseudo-terminal), line by
+  # line: what a line ends with after its last carriage return, colours
+  # left out, empty lines dropped.
+  def on_a_terminal
+    require "pty"
+    PTY.open do |master, terminal|
+      yield terminal
+      terminal.close
+      text = +""
+      begin
+        text << master.readpartial(4096) while true # rubocop:disable Style/InfiniteLoop -- until EIO
+      rescue EOFError, Errno::EIO
+        nil
+      end
+      text.split("\n").filter_map { |line| line.split("\r").last&.gsub(/\e\[[\d;]*[mK]/, "") }.reject(&:empty?)
     end
   end
 end

@@ -45,13 +45,18 @@ class SmallerFaultsTest < Minitest::Test
   def unbundled = ENV.keys.grep(/\ABUNDLE/).to_h { |k| [k, nil] }
 
   # The watchdog kills the run in flight when its collector dies; a run
-  # that kills the watchdog first still dies with its collector.
+  # that kills the watchdog first still dies with its collector: the kernel
+  # kills it (the parent-death signal the child asked for). The run leaves
+  # its cgroup first, so no other collection on this machine can be what
+  # ended it (one sweeps the cgroups of dead collectors).
   def test_a_run_that_kills_the_watchdog_then_its_collector_leaves_nothing
     result = hostile("h-kill-guards")
     assert result.status.signaled?, "the collector was killed: #{result.err}"
     assert dead?(noted_pid("watchdog.pid")), "the run killed the watchdog"
-    # At once (the kernel's doing), not when a later collection sweeps orphans.
-    assert dead?(noted_pid("guards.pid"), seconds: 1), "the run outlived its collector and watchdog"
+    assert (gone = dead?(noted_pid("guards.pid"), seconds: 30)), "the run outlived its collector and watchdog"
+    assert_equal Signal.list.fetch("KILL"), noted_pid("parent_death_signal"), "the run asked the kernel for SIGKILL when its collector ends"
+  ensure
+    Process.kill(:KILL, noted_pid("guards.pid")) if gone == false
   end
 
   # chattr +a: the marks cannot be taken out at the end. Said, exit 1, and

@@ -74,6 +74,7 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
+            jobs_r, results_w = Harness::HighDescriptor.move(jobs_r, "rb"), Harness::HighDescriptor.move(results_w, "wb")
             serve(workload, jobs, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
@@ -93,6 +94,8 @@ module Ractorbench
           # EOF: later workers hold copies of this pipe's write end.
           input.read
           exit!(0)
+        rescue IOError, SystemCallError => e
+          Harness::ClosedByRun.stop("worker #{Process.pid}'s pipes to its supervisor", e)
         end
 
         def initialize(pid, writer, reader, pace)

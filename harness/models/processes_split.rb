@@ -66,6 +66,7 @@ module Ractorbench
             Harness.after_fork
             jobs_w.close
             results_r.close
+            jobs_r, results_w = Harness::HighDescriptor.move(jobs_r, "rb"), Harness::HighDescriptor.move(results_w, "wb")
             serve(workload, share, Harness::Wire::Reader.new(jobs_r), results_w, mark)
           end
           jobs_r.close
@@ -84,6 +85,8 @@ module Ractorbench
           # hold copies of this pipe's write end.
           input.read
           exit!(0)
+        rescue IOError, SystemCallError => e
+          Harness::ClosedByRun.stop("worker #{Process.pid}'s pipes to its supervisor", e)
         end
 
         def initialize(pid, writer, reader)

@@ -11,12 +11,13 @@ module Ractorbench
 
     class << self
       attr_reader :workloads, :models
-      attr_accessor :result_io
+      # Closes the driver's result channel (set by Channel.io).
+      attr_accessor :close_result_channel
 
       # A forked worker must not hold the driver's result channel open, or
       # the driver would wait for it after the run's own process ended.
       def after_fork
-        result_io&.close
+        close_result_channel&.call
       end
 
       def register_workload(workload)
@@ -31,6 +32,8 @@ module Ractorbench
 end
 
 require_relative "harness/ractor_compat"
+require_relative "harness/high_descriptor"
+require_relative "harness/closed_by_run"
 require_relative "harness/workload"
 require_relative "harness/primitive"
 require_relative "harness/model"

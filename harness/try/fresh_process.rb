@@ -29,13 +29,19 @@ module Ractorbench
           writer.binmode
           pid = fork do
             reader.close
+            # Out of reach of the user's code closing descriptors by number.
+            writer = HighDescriptor.move(writer, "wb")
             record = begin
               yield
             rescue Exception => e # rubocop:disable Lint/RescueException -- the parent reports it; never a trace
               {"status" => "error", "problem" => ErrorText.of(e), "backtrace" => Array(e.backtrace).first(8)}
             end
-            writer.write(OwnCode.dump(Channel.plain(record)))
-            writer.close
+            begin
+              writer.write(OwnCode.dump(Channel.plain(record)))
+              writer.close
+            rescue IOError, SystemCallError => e
+              ClosedByRun.stop("the check's pipe to its parent", e)
+            end
             exit!(0)
           end
           writer.close

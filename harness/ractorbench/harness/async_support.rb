@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "high_descriptor"
+
 module Ractorbench
   module Harness
     # Loads the `async` gem (Ruby's standard Fiber::Scheduler implementation)
@@ -21,11 +23,14 @@ module Ractorbench
       end
 
       # Runs the block in a task of a fresh reactor (Kernel#Sync), returning
-      # the block's value once every task it started has finished.
+      # the block's value once every task it started has finished. The
+      # reactor's descriptors land above those a run's code might close by
+      # number (HighDescriptor.reserve_low, taken when async loaded).
       def run(&block)
         reason = unsupported_reason
         raise LoadError, reason if reason
 
+        HighDescriptor.reserve_low
         Sync(&block)
       end
 
@@ -34,6 +39,9 @@ module Ractorbench
 
         choose_version
         require "async"
+        # Each reactor's descriptors above those a run's code might close by
+        # number: the placeholders are opened here, before any clock starts.
+        HighDescriptor.reserve_low
         nil
       rescue LoadError => e
         "async not available on #{RUBY_ENGINE} #{RUBY_ENGINE_VERSION} (#{e.message.lines.first.strip})"

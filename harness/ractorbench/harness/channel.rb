@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "fields"
+require_relative "high_descriptor"
+require_relative "closed_by_run"
 
 module Ractorbench
   module Harness
@@ -18,6 +20,7 @@ module Ractorbench
       # (Measure::Launcher then gives it a second time limit for the rest).
       MEASURED = Fields::MEASURED
       DEPTH = 32
+      class Lost < StandardError; end
 
       module_function
 
@@ -29,22 +32,51 @@ module Ractorbench
         data.empty? ? nil : Marshal.load(data) # rubocop:disable Security/MarshalLoad -- our own driver's spec
       end
 
-      # fd 3 as an IO, opened once; closed in every program the run execs, and
-      # by a forked worker (Harness.after_fork) so the driver never waits on it.
+      # The channel as an IO, opened once, before any of the run's code, and
+      # copied out of reach of code that closes descriptors by number
+      # (HighDescriptor). fd 3 stays open as it was, so what a run writes on
+      # it still reaches the driver as garbage on the channel. Both closed in
+      # every program the run execs, and by a forked worker
+      # (Harness.after_fork) so the driver never waits on them.
       def io
-        @io ||= IO.for_fd(Integer(ENV.fetch(FD, "3")), "w", autoclose: false).tap do |out|
-          out.binmode
-          out.sync = true
-          out.close_on_exec = true
-          Harness.result_io = out if Harness.respond_to?(:result_io=)
+        @io ||= begin
+          given = IO.for_fd(Integer(ENV.fetch(FD, "3")), "wb")
+          given.close_on_exec = true
+          HighDescriptor.move(given, "wb", keep: true).tap do |out|
+            out.sync = true
+            @identity = identity(out)
+            @fileno = out.fileno
+            @copies = [out, given].uniq
+            Harness.close_result_channel = -> { close_copies } if Harness.respond_to?(:close_result_channel=)
+          end
+        end
+      end
+
+      # The channel's descriptors that still hold it: the run's code may have
+      # closed fd 3, and what it opened since may be there now.
+      def close_copies
+        @copies.each do |copy|
+          copy.close if !copy.closed? && identity(copy) == @identity
+        rescue IOError, SystemCallError
+          nil
         end
       end
 
       # One record, written in one call so that records from two processes
-      # never interleave inside each other.
+      # never interleave inside each other. A channel the run's code closed
+      # (every IO it found, say) or whose descriptor now holds something else
+      # is gone: said in one line, and the process ends (ClosedByRun).
       def write(record)
+        raise Lost, "it now holds another file" unless identity(io) == @identity
+
         io.write(Marshal.dump(plain(record)))
+      rescue Lost, IOError, SystemCallError => e
+        ClosedByRun.stop("ractorbench's result channel (file descriptor #{@fileno}) before its record was sent", e)
       end
+
+      # What a descriptor holds, from the descriptor itself (an fstat: no
+      # descriptor of its own, unlike a look in /proc).
+      def identity(out) = out.stat.then { |stat| [stat.dev, stat.ino] }
 
       def plain(value, depth = 0)
         return value.inspect if depth > DEPTH

@@ -13,6 +13,23 @@ module Ractorbench
     # tells how far it got: redrawn in place on a terminal, said once at
     # the end elsewhere; a failure still gets its own line.
     class AdaptiveRounds
+      # The collector's progress during a round: the status line is cleared
+      # before a line is said (a failure) and drawn again after it, so the
+      # two never share a line of the terminal.
+      class UnderStatus < Measure::Progress
+        def initialize(io, redraw, status)
+          super(io)
+          @redraw = redraw
+          @status = status
+        end
+
+        def say(line)
+          @redraw.call(nil)
+          super
+          @redraw.call(@status)
+        end
+      end
+
       # adaptive: a Plan::AdaptiveReps; deadline: a monotonic clock reading;
       # io: where the line goes.
       def initialize(adaptive, deadline:, io:)
@@ -35,7 +52,7 @@ module Ractorbench
           rounds += 1
           redraw("ractorbench: --reps #{@adaptive}: round #{rounds}, #{Plural.count(block.size, "configuration")} " \
             "not yet within ±5%: one more run each")
-          collector.call(block.size, progress: Measure::Progress.new(@io)).collect(block, first_seq: seq)
+          collector.call(block.size, progress: UnderStatus.new(@io, method(:redraw), @line)).collect(block, first_seq: seq)
           seq += block.size
         end
         redraw(nil)
@@ -49,6 +66,7 @@ module Ractorbench
 
       # One status line, drawn over the last on a terminal (nil clears it).
       def redraw(line)
+        @line = line
         return unless @io.tty?
 
         width = Console.new(@io).width - 1
