@@ -83,6 +83,25 @@ class RunTableTest < Minitest::Test
     end
   end
 
+  # A list is checked at once by its least and greatest number where that
+  # tells, else value by value: a zero is a reading, a time above 0 but under
+  # a nanosecond is not; a null count, an unknown status or a word for a
+  # boolean costs its line as surely as a first line's would.
+  def test_a_list_checked_at_once_finds_each_bad_value
+    runs = (0...9).map { |i| base_run(i, i + 1).merge("system" => 0.0) }
+    runs[2]["system"] = 5e-10
+    runs[4]["seq"] = nil
+    runs[5]["status"] = "fine"
+    runs[6]["disturbed"] = "yes"
+    runs[7]["load_average_1m"] = 1e15
+    contents = Ractorbench::Store.read(write(runs))
+    assert_equal [[4, "system is not a number of seconds"], [6, "seq is not a positive integer under 10^18"],
+      [7, "status is not ok or failed or unsupported"], [8, "disturbed is not true or false"],
+      [9, "load_average_1m is not a number from 0 to under 10^15"]], contents.skipped
+    assert_equal [1, 2, 4, 9], contents.runs.map(&:rep)
+    assert_equal [0.0] * 4, contents.runs.map(&:system)
+  end
+
   def test_a_run_read_back_after_its_file_changed_keeps_what_the_columns_hold
     runs = varied_lines
     path = write(runs)

@@ -13,8 +13,8 @@ module Ractorbench
     # a list over the runs (one value while every run has the same, as the
     # names and usually the digest do), and where each run's line starts, so
     # that the other fields are read back from its line when a report shows
-    # the run whole. From a pipe, whose lines cannot be read again, a run a
-    # report shows whole (failed, unsupported, disturbed) is kept whole
+    # the run whole. From a pipe, whose lines cannot be read again, the line
+    # of a run a report shows whole (failed, unsupported, disturbed) is kept
     # (there are few).
     class Columns
       # A field a run's line did not have (unlike a field it had as null).
@@ -56,23 +56,28 @@ module Ractorbench
         @offsets = []
         @numbers = []
         @ids = {}
-        # The runs shown whole, by row, when their lines cannot be read again.
+        # The lines of the runs shown whole, by row, when they cannot be read
+        # again (or their records, when there is no line).
         @whole = {}
         @size = 0
       end
 
       # record: a run Hash as parsed, of this configuration (its names
       # checked); offset: where its line starts in the file (nil when it
-      # cannot be read again); number: its line's number. Its row. Its
-      # values are checked once every run is read (check), but for its id
-      # and the fields every run has (a BadLine naming the first missing).
-      def add(record, offset, number = nil)
+      # cannot be read again); number: its line's number; line: the line,
+      # kept when it cannot be read again and the run is shown whole. Its
+      # row. Its values are checked once every run is read (check), but for
+      # its id and the fields every run has (a BadLine naming the first missing).
+      def add(record, offset, number = nil, line: nil)
         row = @size
         RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
         id = record["id"]
         @ids[row] = RunRecord.field("id", id) unless id == planned_id(record["rep"])
-        record.slice(*@names).each { |key, value| (@fields[key] ||= Column.new(key, RunRecord::KINDS[key])).set(row, value) }
-        @whole[row] = record if @source.nil? && Columns.shown?(record)
+        @names.each do |key|
+          value = record.fetch(key, MISSING)
+          (@fields[key] ||= Column.new(key, RunRecord::KINDS[key])).set(row, value) unless MISSING.equal?(value)
+        end
+        @whole[row] = line || record if @source.nil? && Columns.shown?(record)
         @offsets << offset
         @numbers << number
         @size += 1
@@ -84,7 +89,8 @@ module Ractorbench
       # {row => [line number, what is wrong]} (rows as they were).
       def check
         bad = {}
-        @fields.each_value { |column| column.check.each { |row, why| bad[row] ||= [@numbers[row], why] } }
+        scratch = []
+        @fields.each_value { |column| column.check(scratch).each { |row, why| bad[row] ||= [@numbers[row], why] } }
         drop(bad) unless bad.empty?
         bad
       end
@@ -132,7 +138,7 @@ module Ractorbench
       # A run's fields as kept here (a run kept whole, whole).
       def stored(row)
         whole = @whole.key?(row) && whole_record(row)
-        return whole.dup if whole
+        return whole if whole
 
         ["id", *@fields.keys].each_with_object({}) do |key, h|
           v = raw(key, row)
@@ -171,12 +177,10 @@ module Ractorbench
       end
 
       # The run's own line, if the file still holds it where it was read (a
-      # pipe's run kept whole, as it was), checked whole.
+      # pipe's, as it was kept), checked whole.
       def whole_record(row)
-        record = @whole.fetch(row) do
-          line = @source&.line_at(@offsets[row])
-          line && JSON.parse(line)
-        end
+        line = @whole.fetch(row) { @source&.line_at(@offsets[row]) }
+        record = line.is_a?(String) ? JSON.parse(line) : line&.dup
         record &&= RunRecord.validate(record)
         (record && record["id"] == value("id", row)) ? record : nil
       rescue JSON::ParserError, EncodingError, RunRecord::BadLine, SystemCallError

@@ -66,7 +66,7 @@ module Ractorbench
 
       def fold(line, whole)
         record = Reader.parse_line(line.force_encoding(Encoding::UTF_8))
-        @runs.add(record, @source && @offset, @number) if record
+        @runs.add(record, @source && @offset, @number, line: @source ? nil : line) if record
       rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
         # A last line with no newline that does not parse: cut mid-write.
         return @truncated = true unless whole

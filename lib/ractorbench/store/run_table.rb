@@ -44,14 +44,15 @@ module Ractorbench
       end
 
       # record: a run Hash as parsed (a BadLine leaves the table as it
-      # was); offset: where its line starts; number: its line's number. The
+      # was); offset: where its line starts; number: its line's number;
+      # line: the line, when it cannot be read again (Columns#add). The
       # first line of each spelling of a configuration's names is checked
       # whole (RunRecord.validate); the lines after it with the same names,
       # by their Columns once every line is read (check).
-      def add(record, offset, number = nil, source: @source)
+      def add(record, offset, number = nil, line: nil, source: @source)
         names = [record["workload"], record["model"], record["workers"], record["messages"], record["params"], record["ruby"], source]
         index = @by_names[names] || (@by_names[names] = index_for(Plan::Configuration.of(RunRecord.validate(record)), source))
-        @columns[index].add(record, offset, number)
+        @columns[index].add(record, offset, number, line: line)
         @indexes << index
       end
 
