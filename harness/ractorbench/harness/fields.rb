@@ -4,9 +4,10 @@ module Ractorbench
   module Harness
     # Every field of a run record, declared once: the child, its models and
     # workloads write through it (Record), the driver builds a run's line
-    # through it, and the store's checks, the analysis's medians, the row,
-    # the CSV and the text report's cost columns are read off it. A new
-    # per-run figure is one `field` line here plus the code that measures it.
+    # through it, and what the store keeps and checks, the analysis's
+    # medians, the row, the CSV and the text report's cost columns are read
+    # off it. A new per-run figure is one `field` line here plus the code
+    # that measures it.
     # Standard library only: the measured child loads this file, on any Ruby
     # from 3.1 to 4.x, and so does the driver.
     module Fields

@@ -88,7 +88,7 @@ module Ractorbench
           end
         end
 
-        # Without the given rows ({row => true}).
+        # Without the given rows ({row => anything}).
         def drop(rows)
           @values ||= Array.new(@length, @constant)
           @values = @values.each_with_index.reject { |_, row| rows.key?(row) }.map(&:first)

@@ -4,9 +4,10 @@ require_relative "bounded_lines"
 
 module Ractorbench
   module Store
-    # The file a table of runs was read from, for the few fields read back
-    # from their line only when asked for (the fields the field table marks unread, RunView#to_h). One
-    # handle, opened when first needed: `merge` reads back every line.
+    # The file a table of runs was read from, for the fields read back from
+    # a run's line when a report shows the run whole (those the analysis
+    # does not read, RunView#to_h). One handle, opened when first needed:
+    # `merge` reads back every line.
     class Source
       attr_reader :path
 
