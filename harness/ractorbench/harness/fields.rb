@@ -45,7 +45,7 @@ module Ractorbench
         def column?(report) = columns.include?(report)
         # Whether the analysis reads it over a configuration's runs: every
         # field it summarises, and those declared read.
-        def read? = read || summary != :none
+        def read? = read || !(summary.nil? || summary == :none)
         def to_h = super.transform_keys(&:to_s).except("required", "read")
       end
 
