@@ -82,6 +82,35 @@ class ForkedPartsTest < Minitest::Test
     assert_operator runs.max - runs.min, :<=, 2 * 18, "parts of about as many runs: #{runs}"
   end
 
+  # What a row shows of a run that the store leaves in the file (an
+  # unsupported configuration's reason) is read back from the run's line in
+  # the part's own process, with its own handle on the file: a handle shared
+  # with the parent, which has read lines back already, would share its
+  # position, and read another run's line.
+  def test_rows_in_parts_read_back_their_own_runs_lines
+    samples = (1..12).to_h { |w| [["prime", "serial", w, 100, "ruby"], SyntheticResults.draws(6, median: 0.01 * w, seed: w)] }
+    path = SyntheticResults.write(File.join(@dir, "r.jsonl"), samples)
+    unsupported = (1..12).flat_map do |w|
+      (1..3).map do |rep|
+        {"type" => "run", "id" => "prime/threads/w#{w}/m100/ruby/rep#{rep}", "workload" => "prime", "model" => "threads",
+         "workers" => w, "messages" => 100, "params" => {}, "ruby" => "ruby", "rep" => rep, "status" => "unsupported",
+         "reason" => "threads at #{w} unsupported"}
+      end
+    end
+    File.write(path, unsupported.map { |r| JSON.generate(r) + "\n" }.join, mode: "a")
+    analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(path))
+    assert_equal "threads at 1 unsupported", analysis.groups.find { |g| g.model == "threads" }.unsupported_reason, "read back here first"
+    reasons = Ractorbench::Analysis::Rows.for(analysis, processes: 3).select { |r| r.model == "threads" }.map(&:unsupported)
+    assert_equal (1..12).map { |w| "threads at #{w} unsupported" }, reasons
+
+    # Every part reading lines back at once, over and over: each its own.
+    runs = analysis.runs.to_a
+    read_back = Ractorbench::ForkedParts.map([0, 1, 2]) do |part|
+      (1..40).flat_map { runs.rotate(part * 7).map { |run| run.to_h["type"] == "run" } }.tally # "type" is left in the file
+    end
+    assert_equal [{true => runs.size * 40}] * 3, read_back
+  end
+
   # A forked part's rows leave their garbage collected as they go, every
   # so many runs (the heap it shares does not grow for it): the same rows,
   # and a collection each time the count of runs passes a multiple. With

@@ -83,13 +83,33 @@ class RunTableTest < Minitest::Test
     end
   end
 
+  # A list is checked at once by its least and greatest number where that
+  # tells, else value by value: a zero is a reading, a time above 0 but under
+  # a nanosecond is not; a null count, an unknown status or a word for a
+  # boolean costs its line as surely as a first line's would.
+  def test_a_list_checked_at_once_finds_each_bad_value
+    runs = (0...9).map { |i| base_run(i, i + 1).merge("system" => 0.0) }
+    runs[2]["system"] = 5e-10
+    runs[4]["seq"] = nil
+    runs[5]["status"] = "fine"
+    runs[6]["disturbed"] = "yes"
+    runs[7]["load_average_1m"] = 1e15
+    contents = Ractorbench::Store.read(write(runs))
+    assert_equal [[4, "system is not a number of seconds"], [6, "seq is not a positive integer under 10^18"],
+      [7, "status is not ok or failed or unsupported"], [8, "disturbed is not true or false"],
+      [9, "load_average_1m is not a number from 0 to under 10^15"]], contents.skipped
+    assert_equal [1, 2, 4, 9], contents.runs.map(&:rep)
+    assert_equal [0.0] * 4, contents.runs.map(&:system)
+  end
+
   def test_a_run_read_back_after_its_file_changed_keeps_what_the_columns_hold
     runs = varied_lines
     path = write(runs)
     table = Ractorbench::Store.read(path).runs
     File.write(path, File.read(path).sub(/\A.*\n/, "")) # every offset now points elsewhere
     view = table[2]
-    assert_equal runs[2].except("started_at"), view.to_h, "the columns' fields, without the one left in the file"
+    kept = Ractorbench::Store::Columns.kept.keys
+    assert_equal runs[2].slice(*kept), view.to_h, "the columns' fields, without those left in the file"
     assert_nil view["started_at"]
   end
 
@@ -201,8 +221,8 @@ class RunTableTest < Minitest::Test
     runs.each { |r| r["load_average_1m"] = 0.0 unless r["load_average_1m"].is_a?(Float) && r["load_average_1m"].zero? }
     runs[6]["load_average_1m"] = -0.0
     runs[7]["load_average_1m"] = 0.5
-    runs[3]["settings"] = {"yjit" => "off", "zjit" => "off"}
-    runs[4]["settings"] = {"zjit" => "off", "yjit" => "off"}
+    runs[3]["ops"] = {"yjit" => "off", "zjit" => "off"}
+    runs[4]["ops"] = {"zjit" => "off", "yjit" => "off"}
     tilted = (0...6).map do |i|
       x = [0.0, -0.0][i % 2]
       base_run(20 + i, i + 1).merge("id" => "prime/threads/w2/m4/x=#{x}/ruby/rep#{i + 1}", "params" => {"x" => x})
@@ -211,7 +231,7 @@ class RunTableTest < Minitest::Test
     table = Ractorbench::Store.read(path).runs
     (runs + tilted).zip(table.to_a).each do |line, run|
       stored = run.columns.stored(run.row)
-      %w[id load_average_1m params settings].each do |key|
+      %w[id load_average_1m params ops].each do |key|
         next unless line.key?(key)
 
         # inspect tells -0.0 from 0.0 and shows keys in their order

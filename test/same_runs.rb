@@ -34,14 +34,14 @@ module SameRuns
   end
 
   # runs read back whole as their lines hold them, and the fields kept in
-  # memory (all but those the field table marks unread) the lines' own
+  # memory (those the field table says the analysis reads) the lines' own
   # (in the order each field first came in its configuration).
   def assert_same_runs(expected, runs)
-    unread = Ractorbench::Harness::Fields.unread.map(&:name)
+    kept = Ractorbench::Store::Columns.kept.keys
     assert_equal expected.size, runs.size, "as many runs"
     expected.zip(runs.to_a).each do |want, got|
       assert_same_value want, got.to_h, want["id"]
-      assert_same_value want.except(*unread).sort.to_h, got.columns.stored(got.row).sort.to_h, want["id"]
+      assert_same_value want.slice(*kept).sort.to_h, got.columns.stored(got.row).sort.to_h, want["id"]
     end
   end
 end

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 # The floor `report` is measured against: FILE read plainly in one process,
-# each line parsed and, per configuration, the fields the store keeps (every
-# field the field table does not mark unread) kept as parsed, one list a
-# field; the digest checked as it comes (one a configuration), failed and
-# disturbed runs kept by their line's offset (to be read back when shown).
+# each line parsed and, per configuration, the fields the store keeps (those
+# the field table says the analysis reads) kept as parsed, one list a field;
+# the digest checked as it comes (one a configuration), failed and disturbed
+# runs kept by their line's offset (to be read back when shown).
 # With "figures" after FILE, only the numbers of those fields are kept, and
 # the worker spread as one number. Run as its own process, so its time and
 # memory are its own.
@@ -12,7 +12,7 @@ require "json"
 require_relative "../../harness/ractorbench/harness/fields"
 
 figures = ARGV[1] == "figures"
-unread = Ractorbench::Harness::Fields.unread.to_h { |field| [field.name, true] }
+read = Ractorbench::Harness::Fields.kept.to_h { |name| [name, true] }
 Kept = Struct.new(:size, :fields, :digests, :spreads, :shown)
 configurations = Hash.new { |h, names| h[names] = Kept.new(0, Hash.new { |f, name| f[name] = [] }, {}, [], []) }
 File.open(ARGV.fetch(0), "rb") do |file|
@@ -23,7 +23,7 @@ File.open(ARGV.fetch(0), "rb") do |file|
     if run["type"] == "run"
       kept = configurations[run.values_at("workload", "model", "workers", "messages", "params", "ruby")]
       run.each do |name, value|
-        kept.fields[name][kept.size] = value if !unread.key?(name) && (!figures || value.is_a?(Numeric))
+        kept.fields[name][kept.size] = value if read.key?(name) && (!figures || value.is_a?(Numeric))
       end
       kept.digests[run["digest"]] = true if run["status"] == "ok"
       jobs = run["worker_jobs"]

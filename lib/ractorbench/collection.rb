@@ -10,7 +10,7 @@ require_relative "measure/machine"
 require_relative "collector"
 require_relative "measure/progress"
 require_relative "store"
-require_relative "store/recorded_plan"
+require_relative "collection/recorded_plan"
 require_relative "analysis"
 require_relative "profile/stage"
 require_relative "collection/header"
@@ -192,7 +192,7 @@ module Ractorbench
     def resumable!(header)
       return if @matrix.runs.empty?
 
-      Store::RecordedPlan.new(@output, JSON.parse(JSON.generate(header)), [], default_timeout: DEFAULT_TIMEOUT)
+      RecordedPlan.new(@output, JSON.parse(JSON.generate(header)), [], default_timeout: DEFAULT_TIMEOUT)
     rescue UsageError => e
       raise NotResumable, "ractorbench could not finish this collection after a stop, so it does not start it (a bug " \
         "in ractorbench; please report it): #{e.message}"

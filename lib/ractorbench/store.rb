@@ -32,7 +32,7 @@ module Ractorbench
       open_results(path) do |file|
         header, offset = read_header(path, file)
         source = Source.new(path) if file.stat.file?
-        reader = Reader.new(source, offset: offset).read(file)
+        reader = Reader.new(source, offset: offset, kept: Columns.kept(header["fields"])).read(file)
         Contents.new(path: path, header: header, runs: reader.runs, truncated: reader.truncated?, skipped: reader.skipped)
       end
     end

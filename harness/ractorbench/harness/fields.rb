@@ -4,9 +4,10 @@ module Ractorbench
   module Harness
     # Every field of a run record, declared once: the child, its models and
     # workloads write through it (Record), the driver builds a run's line
-    # through it, and the store's checks, the analysis's medians, the row,
-    # the CSV and the text report's cost columns are read off it. A new
-    # per-run figure is one `field` line here plus the code that measures it.
+    # through it, and what the store keeps and checks, the analysis's
+    # medians, the row, the CSV and the text report's cost columns are read
+    # off it. A new per-run figure is one `field` line here plus the code
+    # that measures it.
     # Standard library only: the measured child loads this file, on any Ruby
     # from 3.1 to 4.x, and so does the driver.
     module Fields
@@ -37,12 +38,15 @@ module Ractorbench
       # Where a median figure has a column: the CSV, the text report's costs.
       COLUMNS = %i[csv text].freeze
 
-      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, :required, :unread, keyword_init: true) do
+      Field = Struct.new(:name, :kind, :writer, :summary, :title, :unit, :columns, :required, :read, keyword_init: true) do
         def writers = Array(writer)
         def checked? = CHECKED.include?(kind)
         def median? = summary == :median
         def column?(report) = columns.include?(report)
-        def to_h = super.transform_keys(&:to_s).except("required", "unread")
+        # Whether the analysis reads it over a configuration's runs: every
+        # field it summarises, and those declared read.
+        def read? = read || !(summary.nil? || summary == :none)
+        def to_h = super.transform_keys(&:to_s).except("required", "read")
       end
 
       UnknownField = Class.new(StandardError)
@@ -58,12 +62,14 @@ module Ractorbench
         # name: its key in the record; kind: what it holds (CHECKED + KEPT);
         # writer: who writes it (WRITERS, one or a list); summary: SUMMARIES;
         # title and unit: how a report names it; columns: COLUMNS; required:
-        # every run line has it (the store skips a line without it); unread:
-        # no figure or report reads it, so the store leaves it in the file
-        # and reads it back from the run's line when asked for.
-        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [], required: false, unread: false)
+        # every run line has it (the store skips a line without it); read:
+        # the analysis reads it over a configuration's runs though it does
+        # not summarise it. The store keeps in memory the fields the
+        # analysis reads (read?); any other is left in the file and read
+        # back from the run's line when a report shows the run whole.
+        def field(name, kind, writer, summary = :none, title: nil, unit: nil, columns: [], required: false, read: false)
           field = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
-            columns: columns, required: required, unread: unread)
+            columns: columns, required: required, read: read)
           check(field)
           @table[field.name] = field.freeze
           checks[field.name] = field.kind if field.checked?
@@ -75,7 +81,7 @@ module Ractorbench
         def declare(name, kind:, writer: :worker, summary: :none, title: nil, unit: nil, columns: [])
           known = @table[name.to_s]
           wanted = Field.new(name: name.to_s, kind: kind, writer: writer, summary: summary, title: title, unit: unit,
-            columns: columns, required: false, unread: false)
+            columns: columns, required: false, read: false)
           return known if known == wanted
           raise Clash, "field #{name} is declared already, as #{known.to_h.compact}" if known
 
@@ -94,7 +100,9 @@ module Ractorbench
 
         def required = all.select(&:required)
 
-        def unread = all.select(&:unread)
+        # The names of the fields the analysis reads (Field#read?): this
+        # table's and those a results header records (its "fields", list).
+        def kept(list = nil) = (all + recorded(list)).select(&:read?).map(&:name).uniq
 
         # The fields the files declared, as a results header records them
         # ("fields", omitted when there are none).
@@ -143,17 +151,17 @@ module Ractorbench
 
       # The plan's: what makes runs one configuration, and which run this is.
       field "type", :string, :plan
-      field "id", :printed_text, :plan, required: true
-      field "seq", :count, :plan
-      field "started_at", :string, :plan, unread: true
-      field "load_average_1m", :amount, :driver
+      field "id", :printed_text, :plan, required: true, read: true
+      field "seq", :count, :plan, read: true
+      field "started_at", :string, :plan
+      field "load_average_1m", :amount, :driver, read: true
       field "workload", :text, :plan, :identity, required: true
       field "model", :text, :plan, :identity, required: true
       field "ruby", :text, :plan, :identity, required: true
       field "workers", :count, :plan, :identity, required: true
       field "messages", :count, :plan, :identity, required: true
       field "params", :params, :plan, :identity
-      field "rep", :count, :plan, required: true
+      field "rep", :count, :plan, required: true, read: true
 
       # The child's: its times, its check of the results, how it ended.
       field "status", :status, %i[child driver], :count, required: true
@@ -161,11 +169,11 @@ module Ractorbench
       field "scope", :string, :child
       field "backtrace", :printed_lines, :child
       field "messages_time", :seconds, :child, :timing, title: "messages-only", unit: "s"
-      field "digest", :string, :child
+      field "digest", :string, :child, read: true
       field "results", :number, :child
       field "peak_rss_kb", :amount, :child, :combined, title: "peak memory", unit: "KB"
-      field "setup_time", :number, :child, unit: "s", unread: true
-      field "finish_time", :number, :child, unit: "s", unread: true
+      field "setup_time", :number, :child, unit: "s"
+      field "finish_time", :number, :child, unit: "s"
       # What the timed work cost beyond its time (RunCost), one median each.
       field "messages_cpu", :amount, :child, :median, title: "CPU", unit: "s"
       field "minor_faults", :amount, :child, :median, title: "minor faults", unit: "faults", columns: %i[csv text]
@@ -176,16 +184,16 @@ module Ractorbench
       field "gc_count", :amount, :child, :median, title: "GC runs", unit: "collections", columns: %i[csv text]
       field "gc_time_ms", :amount, :child, :median, title: "GC ms", unit: "ms", columns: %i[csv text]
       # An ops-per-second run's own measurement (Harness::OpsMeter).
-      field "ops", :object, :child
+      field "ops", :object, :child, read: true
 
       # A worker's: what a model or a workload measured of its own.
-      field "worker_jobs", :list, :worker
-      field "worker_batches", :list, :worker, unread: true
+      field "worker_jobs", :list, :worker, read: true
+      field "worker_batches", :list, :worker
       field "workers_reported", :number, :worker
       field "workers_peak_rss_kb", :amount, :worker, :combined, title: "workers' peak memory", unit: "KB"
-      field "workers_pss_kb", :amount, :worker
-      field "supervisor_pss_kb", :amount, :worker
-      field "variant", :string, :worker
+      field "workers_pss_kb", :amount, :worker, read: true
+      field "supervisor_pss_kb", :amount, :worker, read: true
+      field "variant", :string, :worker, read: true
       field "gc", :string, :worker
       field "units", :number, :worker
       field "nodes", :number, :worker
@@ -194,9 +202,9 @@ module Ractorbench
       # The memory scenarios' (workloads/memory.rb): resident memory kept
       # after a full GC, and the peak during the scenario, both above the
       # resident memory before it; summarised by Analysis::MemoryScenarios.
-      field "kept_kb", :amount, :worker, title: "kept memory", unit: "KB"
-      field "scenario_peak_kb", :amount, :worker, title: "scenario peak memory", unit: "KB"
-      field "memory_settle", :string, :worker
+      field "kept_kb", :amount, :worker, title: "kept memory", unit: "KB", read: true
+      field "scenario_peak_kb", :amount, :worker, title: "scenario peak memory", unit: "KB", read: true
+      field "memory_settle", :string, :worker, read: true
       field "build_time", :number, :worker, unit: "s"
       field "creation", :string, :worker
       field "warmup", :number, :worker
@@ -214,13 +222,13 @@ module Ractorbench
       field "user", :seconds, :driver, :combined, unit: "s"
       field "system", :seconds, :driver, :combined, unit: "s"
       field "settings", :object, :driver
-      field "others_cpu", :seconds, :driver, unit: "s"
-      field "steal", :seconds, :driver, unit: "s"
+      field "others_cpu", :seconds, :driver, unit: "s", read: true
+      field "steal", :seconds, :driver, unit: "s", read: true
       field "disturbed", :boolean, :driver, :count
-      field "collector_stopped", :seconds, :driver, unit: "s"
+      field "collector_stopped", :seconds, :driver, unit: "s", read: true
       field "waited_for_quiet", :number, :driver, unit: "s"
       field "non_finite", :object, :driver
-      field "machine", :string, :merge
+      field "machine", :string, :merge, read: true
 
       # One record being written: each field by name, through the table. A
       # name the table lacks, one the writer may not write, or one another

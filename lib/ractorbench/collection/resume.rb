@@ -3,7 +3,7 @@
 require_relative "../base/errors"
 require_relative "../base/plural"
 require_relative "../store"
-require_relative "../store/recorded_plan"
+require_relative "recorded_plan"
 require_relative "../measure/run_builder"
 require_relative "../profile/stage"
 require_relative "session"
@@ -14,7 +14,7 @@ module Ractorbench
     # second writer), then read; runs recorded are done, a run that took the
     # collector down with it twice is recorded as failed (Store::Marks), the
     # rest run. Its plan, timeout and Rubies are the header's, checked as a
-    # command line is (Store::RecordedPlan) before any line is written or cut.
+    # command line is (RecordedPlan) before any line is written or cut.
     class Resume < Collection
       def initialize(path, quiet_wait:, first_run:, progress:, say:)
         @resume = path
@@ -28,7 +28,7 @@ module Ractorbench
         if header["merged"]
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
-        recorded = Store::RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
+        recorded = RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
         writer.drop_partial_line
         timeout = recorded.timeout
         targets = recorded.targets.map { |t| t.probe!(timeout: timeout) }

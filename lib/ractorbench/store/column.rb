@@ -6,42 +6,44 @@ module Ractorbench
   module Store
     class Columns
       # One field over a configuration's runs: a value while every run has
-      # the same, then a list. A value is checked as the field table says
-      # (RunRecord.field) unless it is the one every run before had, and a
-      # value like one kept already (a digest, a status, a worker spread) is
-      # kept as that one, not as an object a run.
+      # the same, then a list. Values are kept as they come and checked once
+      # the file is read (check), a whole list at a time where that is cheap;
+      # a value like one kept already (a digest, a status, a worker spread)
+      # is kept as that one, not as an object a run.
       class Column
         attr_reader :constant, :length
 
-        # kind: what RunRecord.field checks values as (nil: not checked here).
+        # kind: what RunRecord.field checks values as (nil: not checked).
         def initialize(name, kind)
           @name = name
           @kind = kind
           @constant = MISSING
           @values = nil
           @length = 0
+          @kept = {}
           # Whether @values holds a MISSING (a run without the field).
           @holes = false
-          @kept = {}
         end
 
         def constant? = @values.nil?
 
         # Rows come in order; rows skipped are runs without this field. A
-        # BadLine leaves the column as it was.
+        # number for the next row of a list goes straight in: most values are.
         def set(row, value)
-          return @length += 1 if @values.nil? && row == @length && same_as_constant?(value)
+          values = @values
+          if values && row == values.size && (value.is_a?(Float) || value.is_a?(Integer))
+            values << value
+            return @length = row + 1
+          end
+          return @length += 1 if values.nil? && row == @length && same_as_constant?(value)
 
-          value = kept(@kind ? RunRecord.field(@name, value, @kind) : value)
+          value = kept(value)
           if @values.nil?
             if row.zero?
               @constant = value
               return @length = 1
             end
-            return @length += 1 if row == @length && Columns.same?(value, @constant)
-
             @values = Array.new(@length, @constant)
-            @holes = MISSING.equal?(@constant) && @length.positive?
           end
           if row > @values.size
             @values.fill(MISSING, @values.size, row - @values.size)
@@ -49,15 +51,6 @@ module Ractorbench
           end
           @values << value
           @length = row + 1
-        end
-
-        # Back to its first rows (the rest of a line that turned out bad).
-        def truncate(rows)
-          return if @length <= rows
-
-          @length = rows
-          @values&.slice!(rows..)
-          @constant = MISSING if rows.zero? && @values.nil?
         end
 
         def [](row)
@@ -77,7 +70,69 @@ module Ractorbench
           list
         end
 
+        # {row => what is wrong} for the runs whose value is not what the
+        # field table says; the values kept as RunRecord.field makes them
+        # (printable where printed). A list of numbers is checked at once.
+        # scratch: an Array to copy a list with holes into.
+        def check(scratch = [])
+          return {} unless @kind
+          return constant_check if @values.nil?
+          return {} if Column.fine?(@kind, @holes ? scratch.replace(@values).tap { |list| list.delete(MISSING) } : @values, scratch)
+
+          @values.each_with_index.with_object({}) do |(value, row), bad|
+            next if MISSING.equal?(value)
+
+            @values[row] = RunRecord.field(@name, value, @kind)
+          rescue RunRecord::BadLine => e
+            bad[row] = e.message
+          end
+        end
+
+        # Without the given rows ({row => anything}).
+        def drop(rows)
+          @values ||= Array.new(@length, @constant)
+          @values = @values.each_with_index.reject { |_, row| rows.key?(row) }.map(&:first)
+          @length = @values.size
+          @holes = @values.include?(MISSING)
+        end
+
+        # Whether every value of list is one a line may hold, by a look at
+        # its least and greatest (false: look at each). A list with nulls is
+        # copied into scratch, not into a new Array: a new one a list made
+        # the heap's peak a third higher.
+        def self.fine?(kind, list, scratch = [])
+          case kind
+          when :count then list.all?(Integer) && (list.empty? || (list.min.positive? && list.max < Numbers::LIMIT))
+          when :seconds
+            numbers?(list, scratch) { |low, high| high < RunRecord::MAX_SECONDS && (low >= RunRecord::MIN_SECONDS || tiny_none?(list)) }
+          when :amount then numbers?(list, scratch) { |low, high| low >= 0 && high < RunRecord::MAX_AMOUNT }
+          when :status then RunRecord::STATUSES.sum { |status| list.count(status) } == list.size
+          when :boolean then [nil, true, false].sum { |value| list.count(value) } == list.size
+          else false
+          end
+        end
+
+        # Numbers and nulls whose least and greatest number the block takes.
+        def self.numbers?(list, scratch)
+          numbers = list
+          unless list.all?(Numeric)
+            numbers = list.equal?(scratch) ? scratch : scratch.replace(list)
+            numbers.compact!
+          end
+          numbers.all?(Numeric) && (numbers.empty? || yield(*numbers.minmax))
+        end
+
+        # No number of seconds in list is above 0 and below a nanosecond.
+        def self.tiny_none?(list) = list.all? { |v| v.nil? || v.zero? || v >= RunRecord::MIN_SECONDS }
+
         private
+
+        def constant_check
+          @constant = RunRecord.field(@name, @constant, @kind) unless MISSING.equal?(@constant)
+          {}
+        rescue RunRecord::BadLine => e
+          (0...@length).to_h { |row| [row, e.message] }
+        end
 
         # Identity first (equal numbers, true, false and nil are one object),
         # then eql? in C, where most other values differ.

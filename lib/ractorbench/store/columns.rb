@@ -12,14 +12,13 @@ module Ractorbench
     # One configuration's runs as read: each field the analysis reads kept as
     # a list over the runs (one value while every run has the same, as the
     # names and usually the digest do), and where each run's line starts, so
-    # that what was not kept (the fields the field table marks unread) is
-    # read back from its line when a report shows the run whole.
+    # that the other fields are read back from its line when a report shows
+    # the run whole. From a pipe, whose lines cannot be read again, the line
+    # of a run a report shows whole (failed, unsupported, disturbed) is kept
+    # (there are few).
     class Columns
       # A field a run's line did not have (unlike a field it had as null).
       MISSING = Object.new.tap { |marker| def marker.inspect = "#<MISSING>" }.freeze
-      # A run whose id is its configuration's label and repetition, as the
-      # planner names it: kept as this, not as a String a run.
-      DERIVED_ID = Object.new.tap { |marker| def marker.inspect = "#<DERIVED_ID>" }.freeze
 
       # Whether b is a as a line wrote it: eql? and more, since 0.0 is eql?
       # to -0.0 and a Hash to one with its keys in another order.
@@ -34,41 +33,66 @@ module Ractorbench
         end
       end
 
-      # The fields a reader leaves in the file: those the field table says
-      # no figure or report reads (a --load file's too, as declared).
-      def self.unread = Harness::Fields.unread.to_h { |field| [field.name, true] }
+      # The fields a reader keeps: those the field table says the analysis
+      # reads, and those a results header records as read (fields: its
+      # "fields", what a --load file declared).
+      def self.kept(fields = nil) = Harness::Fields.kept(fields).to_h { |name| [name, true] }.freeze
 
-      attr_reader :configuration, :source, :size
+      # Whether a report shows this run whole (Analysis::Group's failed,
+      # unsupported and disturbed runs).
+      def self.shown?(record) = record["status"] != "ok" || record["disturbed"] == true
+
+      attr_reader :configuration, :source, :size, :kept
 
       # source: the Store::Source the lines came from (nil: a pipe's, whose
-      # lines cannot be read again); unread: the fields left in the file.
-      def initialize(configuration, source, unread: Columns.unread)
+      # lines cannot be read again); kept: the fields kept (Columns.kept).
+      def initialize(configuration, source, kept: Columns.kept)
         @configuration = configuration
         @source = source
-        @unread = unread
+        @kept = kept
+        # The id is kept only where it is not the planned one (id).
+        @names = kept.keys - ["id"]
         @fields = {}
         @offsets = []
+        @numbers = []
+        @ids = {}
+        # The lines of the runs shown whole, by row, when they cannot be read
+        # again (or their records, when there is no line).
+        @whole = {}
         @size = 0
       end
 
       # record: a run Hash as parsed, of this configuration (its names
       # checked); offset: where its line starts in the file (nil when it
-      # cannot be read again). Its row; a BadLine naming its first field of
-      # the wrong shape leaves the columns as they were.
-      def add(record, offset)
+      # cannot be read again); number: its line's number; line: the line,
+      # kept when it cannot be read again and the run is shown whole. Its
+      # row. Its values are checked once every run is read (check), but for
+      # its id and the fields every run has (a BadLine naming the first missing).
+      def add(record, offset, number = nil, line: nil)
         row = @size
         RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
-        record.each do |key, value|
-          column = @fields.fetch(key) { @fields[key] = column_for(key) } or next
-
-          column.set(row, column.equal?(@id) ? id(value, record["rep"]) : value)
+        id = record["id"]
+        @ids[row] = RunRecord.field("id", id) unless id == planned_id(record["rep"])
+        @names.each do |key|
+          value = record.fetch(key, MISSING)
+          (@fields[key] ||= Column.new(key, RunRecord::KINDS[key])).set(row, value) unless MISSING.equal?(value)
         end
+        @whole[row] = line || record if @source.nil? && Columns.shown?(record)
         @offsets << offset
+        @numbers << number
         @size += 1
         row
-      rescue RunRecord::BadLine
-        @fields.each_value { |column| column&.truncate(row) }
-        raise
+      end
+
+      # Checks the values kept as the field table says, a list at a time:
+      # the runs with a value of the wrong shape are taken out, as
+      # {row => [line number, what is wrong]} (rows as they were).
+      def check
+        bad = {}
+        scratch = []
+        @fields.each_value { |column| column.check(scratch).each { |row, why| bad[row] ||= [@numbers[row], why] } }
+        drop(bad) unless bad.empty?
+        bad
       end
 
       # A field of one run: nil when the run had no such field.
@@ -83,7 +107,7 @@ module Ractorbench
       # run did not have it.
       def values(key, rows = nil)
         rows ||= 0...@size
-        return rows.map { |row| value(key, row) } if key == "id" || @unread.key?(key)
+        return rows.map { |row| value(key, row) } if key == "id" || !@kept.key?(key)
 
         column = @fields[key] or return Array.new(rows.size)
         column.values_at(rows)
@@ -92,7 +116,7 @@ module Ractorbench
       # The value every run has for key when they all have the same one
       # (nil included), else MISSING.
       def uniform(key)
-        return MISSING if key == "id" || @unread.key?(key)
+        return MISSING if key == "id" || !@kept.key?(key)
 
         column = @fields[key]
         (column&.constant? && column.length == @size) ? column.constant : MISSING
@@ -108,14 +132,15 @@ module Ractorbench
       def line_offsets = @offsets.dup
 
       # A run as it was written: its line read back from the file when that
-      # line is still there, else what was kept (unread fields left out).
+      # line is still there, else what was kept.
       def record(row) = whole_record(row) || stored(row)
 
-      # A run's fields as kept here, unread ones left out.
+      # A run's fields as kept here (a run kept whole, whole).
       def stored(row)
-        @fields.each_key.with_object({}) do |key, h|
-          next if @unread.key?(key)
+        whole = @whole.key?(row) && whole_record(row)
+        return whole if whole
 
+        ["id", *@fields.keys].each_with_object({}) do |key, h|
           v = raw(key, row)
           h[key] = v unless MISSING.equal?(v)
         end
@@ -127,34 +152,36 @@ module Ractorbench
 
       def planned_id(rep) = Plan::Configuration.run_id(label, rep)
 
-      # A field's Column, nil for one left in the file; the id's is checked
-      # here (id), not by its Column.
-      def column_for(key)
-        return nil if @unread.key?(key)
-        return @id = Column.new(key, nil) if key == "id"
-
-        Column.new(key, RunRecord::KINDS[key])
-      end
-
-      # A run's id as kept: DERIVED_ID when it is the planned one (made of
-      # the printable label), else checked.
-      def id(value, rep) = (value == planned_id(rep)) ? DERIVED_ID : RunRecord.field("id", value)
-
       def raw(key, row)
-        if @unread.key?(key)
+        return (row < @size) ? @ids.fetch(row) { planned_id(raw("rep", row)) } : MISSING if key == "id"
+
+        unless @kept.key?(key)
           record = whole_record(row)
           return record ? record.fetch(key, MISSING) : MISSING
         end
 
         column = @fields[key] or return MISSING
-        v = column[row]
-        DERIVED_ID.equal?(v) ? planned_id(raw("rep", row)) : v
+        column[row]
       end
 
-      # The run's own line, if the file still holds it where it was read.
+      # Without the given rows ({row => anything}).
+      def drop(rows)
+        left = (0...@size).reject { |row| rows.key?(row) }
+        renumbered = left.each_with_index.to_h
+        @fields.each_value { |column| column.drop(rows) }
+        @offsets = @offsets.values_at(*left)
+        @numbers = @numbers.values_at(*left)
+        @ids = @ids.filter_map { |row, id| [renumbered[row], id] if renumbered.key?(row) }.to_h
+        @whole = @whole.filter_map { |row, record| [renumbered[row], record] if renumbered.key?(row) }.to_h
+        @size = left.size
+      end
+
+      # The run's own line, if the file still holds it where it was read (a
+      # pipe's, as it was kept), checked whole.
       def whole_record(row)
-        line = @source&.line_at(@offsets[row])
-        record = line && RunRecord.validate(JSON.parse(line))
+        line = @whole.fetch(row) { @source&.line_at(@offsets[row]) }
+        record = line.is_a?(String) ? JSON.parse(line) : line&.dup
+        record &&= RunRecord.validate(record)
         (record && record["id"] == value("id", row)) ? record : nil
       rescue JSON::ParserError, EncodingError, RunRecord::BadLine, SystemCallError
         nil

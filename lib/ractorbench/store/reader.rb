@@ -7,13 +7,14 @@ require_relative "bounded_lines"
 
 module Ractorbench
   module Store
-    # A results file's run lines, read one after another into a RunTable: each
-    # line parsed, checked and folded into its configuration's Columns. A line
-    # of the wrong shape (not JSON, not UTF-8, wrong types) is skipped and
-    # listed with its line number; a line longer than BoundedLines::RUN_LINE
-    # is skipped unread; a last line cut short is the run a collector was
-    # writing when it stopped, not damage. Lines of other types (a writer's
-    # marks) are passed over.
+    # A results file's run lines, read one after another into a RunTable:
+    # each line parsed and folded into its configuration's Columns, whose
+    # values are checked once every line is read. A line of the wrong shape
+    # (not JSON, not UTF-8, wrong types) is skipped and listed with its line
+    # number; a line longer than BoundedLines::RUN_LINE is skipped unread; a
+    # last line cut short is the run a collector was writing when it
+    # stopped, not damage. Lines of other types (a writer's marks) are
+    # passed over.
     class Reader
       attr_reader :runs, :skipped
 
@@ -28,9 +29,10 @@ module Ractorbench
       end
 
       # source: where lines are read back from (nil for a pipe); offset:
-      # where the run lines start, after the header.
-      def initialize(source, offset:)
-        @runs = RunTable.new(source)
+      # where the run lines start, after the header; kept: the fields kept
+      # (Columns.kept).
+      def initialize(source, offset:, kept: Columns.kept)
+        @runs = RunTable.new(source, kept: kept)
         @source = source
         @skipped = []
         @truncated = false
@@ -56,6 +58,7 @@ module Ractorbench
           at_start = whole
           @offset += piece.bytesize
         end
+        @skipped = (@skipped + @runs.check).sort_by(&:first)
         self
       end
 
@@ -63,7 +66,7 @@ module Ractorbench
 
       def fold(line, whole)
         record = Reader.parse_line(line.force_encoding(Encoding::UTF_8))
-        @runs.add(record, @source && @offset) if record
+        @runs.add(record, @source && @offset, @number, line: @source ? nil : line) if record
       rescue RunRecord::BadLine, JSON::ParserError, EncodingError => e
         # A last line with no newline that does not parse: cut mid-write.
         return @truncated = true unless whole

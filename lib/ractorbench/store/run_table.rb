@@ -14,14 +14,15 @@ module Ractorbench
 
       attr_reader :columns
 
-      def initialize(source = nil)
+      # kept: the fields kept (Columns.kept).
+      def initialize(source = nil, kept: Columns.kept)
         @source = source
+        @kept = kept
         @columns = []
         @by_configuration = {}
         # A line's names as written, to its configuration's index: the
         # Configuration (labels made printable) is built once a configuration.
         @by_names = {}
-        @unread = Columns.unread
         # Each run's configuration (its index in @columns), in file order.
         @indexes = []
       end
@@ -30,7 +31,8 @@ module Ractorbench
       def self.of(runs)
         return runs if runs.is_a?(RunTable)
 
-        table = new
+        first = runs.first
+        table = first.is_a?(RunView) ? new(kept: first.columns.kept) : new
         runs.each do |run|
           if run.is_a?(RunView)
             table.add(run.columns.stored(run.row), run.offset, source: run.columns.source)
@@ -41,16 +43,30 @@ module Ractorbench
         table
       end
 
-      # record: a run Hash as parsed, checked here (a BadLine leaves the
-      # table as it was); offset: where its line starts. The first line of
-      # each spelling of a configuration's names is checked whole
-      # (RunRecord.validate); the lines after it with the same names, by
-      # their Columns.
-      def add(record, offset, source: @source)
+      # record: a run Hash as parsed (a BadLine leaves the table as it
+      # was); offset: where its line starts; number: its line's number;
+      # line: the line, when it cannot be read again (Columns#add). The
+      # first line of each spelling of a configuration's names is checked
+      # whole (RunRecord.validate); the lines after it with the same names,
+      # by their Columns once every line is read (check).
+      def add(record, offset, number = nil, line: nil, source: @source)
         names = [record["workload"], record["model"], record["workers"], record["messages"], record["params"], record["ruby"], source]
         index = @by_names[names] || (@by_names[names] = index_for(Plan::Configuration.of(RunRecord.validate(record)), source))
-        @columns[index].add(record, offset)
+        @columns[index].add(record, offset, number, line: line)
         @indexes << index
+      end
+
+      # Checks every configuration's values (Columns#check): the runs with
+      # one of the wrong shape are taken out, as [line number, what is wrong].
+      def check
+        @columns.each_with_index.flat_map do |columns, index|
+          bad = columns.check
+          next [] if bad.empty?
+
+          row = -1
+          @indexes.reject! { |i| i == index && bad.key?(row += 1) }
+          bad.values
+        end
       end
 
       def size = @indexes.size
@@ -81,7 +97,7 @@ module Ractorbench
       # Names that differ only in what Printable makes of them are one configuration.
       def index_for(configuration, source)
         @by_configuration[[configuration, source]] ||= begin
-          @columns << Columns.new(configuration, source, unread: @unread)
+          @columns << Columns.new(configuration, source, kept: @kept)
           @columns.size - 1
         end
       end

@@ -39,7 +39,12 @@ module Ractorbench
 
       def values_at(*keys) = keys.map { |k| self[k] }
 
-      def slice(*keys) = keys.each_with_object({}) { |k, h| h[k] = self[k] if key?(k) }
+      # Fields not kept are read from the run's line once, not once a key.
+      def slice(*keys)
+        return to_h.slice(*keys) unless keys.all? { |k| @columns.kept.key?(k) }
+
+        keys.each_with_object({}) { |k, h| h[k] = self[k] if key?(k) }
+      end
 
       # The run as it was written (its line, when the file still has it).
       def to_h = @columns.record(@row)

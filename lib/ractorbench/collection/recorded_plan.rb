@@ -10,7 +10,7 @@ require_relative "../rubies/target"
 require_relative "../base/errors"
 
 module Ractorbench
-  module Store
+  class Collection
     # The plan a results file's header recorded, checked as the command line
     # would have been before `--resume` runs any of it or writes a line: the
     # timeout, the Rubies, every planned run's fields, the workloads, models
