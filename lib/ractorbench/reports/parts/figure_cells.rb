@@ -28,9 +28,9 @@ module Ractorbench
         # (marked "?"); baseline: the row is serial's own.
         Speedup = Struct.new(:value, :low, :high, :n, :idle, :baseline, :measured, keyword_init: true) do
           def self.of(row)
-            ci = row["speedup_ci"]
-            new(value: row["speedup"], low: ci&.fetch("low", nil), high: ci&.fetch("high", nil), n: row["samples"],
-              idle: row["idle_worker_runs"].to_i.positive?, baseline: row.baseline?, measured: !ci.nil?)
+            ci = row.speedup_ci
+            new(value: row.speedup, low: ci&.fetch("low", nil), high: ci&.fetch("high", nil), n: row.samples,
+              idle: row.idle_worker_runs.to_i.positive?, baseline: row.baseline?, measured: !ci.nil?)
           end
 
           # "1.23×", "1.00× ?" when a worker sat idle.
