@@ -14,8 +14,8 @@ module Ractorbench
     # The figures of one configuration, the same for every format (text,
     # Markdown, CSV, JSON, HTML, bm), so they cannot drift apart. A new
     # figure is a new member here and its value in `for`; the JSON report
-    # lists the members in this order. Read as row.speedup or, as reports
-    # long have, row["speedup"].
+    # lists the members in this order. Read by method (row.speedup);
+    # row["name"] is for an added field's name and the JSON boundary.
     #
     # Its members: ROW_HEAD, then the field table's median figures
     # (Harness::Fields, Group::COSTS) not among them, in the table's order,

@@ -89,7 +89,7 @@ module Ractorbench
         busy = Reports::Parts::Verdict.busy?(analysis) ? [Reports::Parts::Verdict.inconclusive(analysis)] : []
         busy + Analysis::Winners.for(Analysis::Rows.pairs(analysis)).map do |e|
           "#{Plan::Configuration.title(e.workload, e.params)} W=#{e.workers} M=#{e.messages} #{e.ruby}: " \
-            "#{e.winner["model"]} fastest, #{Analysis::Winners.verdict(e)}"
+            "#{e.winner.model} fastest, #{Analysis::Winners.verdict(e)}"
         end
       end
 
