@@ -27,7 +27,7 @@ module Ractorbench
         # figures, not a verdict.
         panels = pairs.select { |g, r| r.samples.to_i.positive? && !g.all_disturbed? }
           .group_by { |_, r| r.panel }
-        entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r.messages_time["median"] }) }
+        entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r.messages_time.median }) }
         tests = entries.count(&:p)
         Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
           e = entries[i]
@@ -52,7 +52,7 @@ module Ractorbench
       def entry(panel, members)
         (g1, winner), (g2, runner_up) = members
         test = g2 && Stats::MannWhitney.test(times(g1), times(g2))
-        lead = runner_up && runner_up.messages_time["median"] / winner.messages_time["median"] - 1
+        lead = runner_up && runner_up.messages_time.median / winner.messages_time.median - 1
         Entry.new(**panel.to_h, winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
       end
 

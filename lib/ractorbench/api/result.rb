@@ -66,7 +66,7 @@ module Ractorbench
       def analysis = @analysis ||= path && Analysis.new(Store.read(path))
 
       # The figures of every configuration (Analysis::Row: row.model,
-      # row.workers, row.speedup, row.messages_time["median"], ...), as every
+      # row.workers, row.speedup, row.messages_time.median, ...), as every
       # report shows them.
       def rows = analysis ? Analysis::Rows.for(analysis) : []
 

@@ -64,7 +64,7 @@ module Ractorbench
         return nil if row.unsupported || row.samples.to_i.zero? || cpu.nil? || cpu["user"].nil?
 
         {"user" => cpu["user"], "system" => cpu["system"], "total" => cpu["user"] + cpu["system"],
-         "real" => row.messages_time["median"], "stddev" => row.messages_time["stddev"], "n" => row.samples}
+         "real" => row.messages_time.median, "stddev" => row.messages_time.stddev, "n" => row.samples}
       end
 
       # serial where it ran; else a thread model (the seeds' other

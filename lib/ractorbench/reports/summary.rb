@@ -124,14 +124,14 @@ module Ractorbench
 
       def median(r)
         s = r.messages_time
-        return "-" if s["samples"].to_i.zero?
+        return "-" if s.samples.to_i.zero?
 
         ci = r.messages_time_ci
-        shown = Parts::Units.short_duration(s["median"])
-        return "#{shown} #{Parts::Units.short_range(s["median"], ci["low"], ci["high"])}" if ci && ci["low"]
-        return shown unless s["stddev"] && s["median"].positive?
+        shown = Parts::Units.short_duration(s.median)
+        return "#{shown} #{Parts::Units.short_range(s.median, ci["low"], ci["high"])}" if ci && ci["low"]
+        return shown unless s.stddev && s.median.positive?
 
-        "#{shown} ±#{format("%.0f", s["stddev"] / s["median"] * 100)}%"
+        "#{shown} ±#{format("%.0f", s.stddev / s.median * 100)}%"
       end
 
       def speedup(r)

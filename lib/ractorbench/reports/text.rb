@@ -98,7 +98,7 @@ module Ractorbench
         body = rows.reject { |r| r.unsupported }.flat_map do |r|
           keys = [r.workload, r.model, r.workers, r.messages, r.ruby]
           [["messages-only", r.messages_time, "messages_time"], ["whole-process", r.whole_time, "whole_time"]].map do |label, s, metric|
-            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
+            keys + [label, s.samples] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
               [Parts::FigureCells::Time.of(r, metric).interval, Parts::Format.first_run(r.first_run, metric)]
           end
         end

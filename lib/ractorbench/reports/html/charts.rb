@@ -54,7 +54,7 @@ module Ractorbench
         # One chart per workload and size: each model's median time with its interval.
         def times
           panels.map do |(workload, params, workers, messages), members|
-            scale, unit = axis_unit(members.filter_map { |_, r| r.messages_time["max"] }.max.to_f)
+            scale, unit = axis_unit(members.filter_map { |_, r| r.messages_time.max }.max.to_f)
             bars = members.map { |_, r| time_bar(r, scale) }
             Svg::IntervalBars.new(title: "#{title(workload, params)} — W=#{workers}, M=#{messages}: messages-only time",
               axis: "#{unit} (median; whisker: 95% interval of the median)", bars: bars)
@@ -140,11 +140,11 @@ module Ractorbench
           s = row.messages_time
           ci = row.messages_time_ci || {}
           text = if ci["low"]
-            "#{Reports::Parts::Units.duration(s["median"], space: " ")} #{Reports::Parts::Units.duration_range(s["median"], ci["low"], ci["high"])} n=#{s["samples"]}"
+            "#{Reports::Parts::Units.duration(s.median, space: " ")} #{Reports::Parts::Units.duration_range(s.median, ci["low"], ci["high"])} n=#{s.samples}"
           else
-            "#{Reports::Parts::Units.duration(s["median"], space: " ")}, sd #{Reports::Parts::Units.duration(s["stddev"], space: " ")}, n=#{s["samples"]}"
+            "#{Reports::Parts::Units.duration(s.median, space: " ")}, sd #{Reports::Parts::Units.duration(s.stddev, space: " ")}, n=#{s.samples}"
           end
-          Svg::IntervalBars::Bar.new(label: label, value: s["median"] * scale, low: ci["low"]&.*(scale),
+          Svg::IntervalBars::Bar.new(label: label, value: s.median * scale, low: ci["low"]&.*(scale),
             high: ci["high"]&.*(scale), color: colour(row.model), text: text,
             tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci["low"]}")
         end

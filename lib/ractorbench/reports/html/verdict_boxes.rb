@@ -58,7 +58,7 @@ module Ractorbench
           elsif w.speedup
             "#{model}: #{Parts::Format.ratio(w.speedup)} serial's speed (#{where(e)}#{interval(w)})"
           else
-            "#{model} is fastest: #{Parts::Units.duration(w.messages_time["median"], space: " ")} (#{where(e)})"
+            "#{model} is fastest: #{Parts::Units.duration(w.messages_time.median, space: " ")} (#{where(e)})"
           end
         end
 

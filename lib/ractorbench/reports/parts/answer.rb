@@ -51,7 +51,7 @@ module Ractorbench
             .select { |_, rows| rows.size > 1 }
           said = KINDS.filter_map do |kind, workloads|
             fastest = panels.select { |k, _| workloads.include?(k.workload) }.values
-              .map { |rows| rows.min_by { |r| r.messages_time["median"] } }
+              .map { |rows| rows.min_by { |r| r.messages_time.median } }
             next if fastest.empty?
 
             ways = fastest.map { |r| r.baseline? ? "serially" : "with #{r.model}" }.tally.sort_by { |w, n| [-n, w] }.map(&:first)
@@ -73,7 +73,7 @@ module Ractorbench
         # (not when other programs disturbed every run of the fastest or of
         # the runner-up: then there is no telling).
         def entry(rows, verdict)
-          w = rows.min_by { |r| r.messages_time["median"] }
+          w = rows.min_by { |r| r.messages_time.median }
           size = "#{Plan::Configuration.title(w.workload, w.params)} W=#{w.workers}"
           how = if verdict&.runner_up && verdict.winner.model == w.model
             Analysis::Winners.verdict(verdict)
@@ -90,7 +90,7 @@ module Ractorbench
             best = rows.select { |r| r.speedup && !r.baseline? }.max_by { |r| r.speedup }
             return "#{fastest.model} fastest #{n}#{", best other: #{best.model} #{format("%.2f×", best.speedup)}#{interval(best)} (n=#{best.samples})" if best}"
           end
-          return "#{fastest.model} fastest, #{Units.short_duration(fastest.messages_time["median"])} a run #{n}" unless fastest.speedup
+          return "#{fastest.model} fastest, #{Units.short_duration(fastest.messages_time.median)} a run #{n}" unless fastest.speedup
 
           "#{fastest.model} fastest, #{format("%.2f×", fastest.speedup)} serial#{interval(fastest)} #{n}"
         end
@@ -99,7 +99,7 @@ module Ractorbench
         # parallel work to show (the report's too_short warning).
         def caution(rows)
           serial = rows.find(&:baseline?)
-          median = serial&.dig("messages_time", "median")
+          median = serial&.messages_time&.median
           return "" unless median && median < Analysis::Warnings::SHORT_SECONDS
 
           "; but its work takes #{Units.short_duration(median)} serially, too short to show parallelism (starting " \

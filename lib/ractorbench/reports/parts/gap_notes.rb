@@ -26,7 +26,7 @@ module Ractorbench
           serial = rows.select(&:baseline?).to_h { |r| [key(r), r] }
           gaps = rows.select do |r|
             r.work_share && !r.baseline? && r.work_share < CLOSE_ENOUGH &&
-              r.speedup * r.messages_time["median"].to_f >= SHORT_SECONDS
+              r.speedup * r.messages_time.median.to_f >= SHORT_SECONDS
           end
           lines = gaps.first(SHOWN).map { |r| line(r, serial[key(r)]) + profiled(profiles&.for_row(r)) }
           lines << "  ... and #{gaps.size - SHOWN} more (report --format json has every row's parts)" if gaps.size > SHOWN

@@ -86,7 +86,7 @@ module Ractorbench
           end
 
           def time_chart(panel, bars)
-            largest = bars.filter_map { |_, _, row, _| row && row.messages_time["max"] }.max.to_f
+            largest = bars.filter_map { |_, _, row, _| row&.messages_time&.max }.max.to_f
             scale, unit = if largest >= 1 then [1, "seconds"]
             elsif largest >= 1e-3 then [1e3, "milliseconds"]
             else [1e6, "microseconds"]
@@ -100,7 +100,7 @@ module Ractorbench
             return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row.samples.to_i.positive? && !row.unsupported
 
             ci = row.messages_time_ci || {}
-            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.messages_time["median"] * scale,
+            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.messages_time.median * scale,
               low: ci["low"]&.*(scale), high: ci["high"]&.*(scale), color: colour, text: text)
           end
         end

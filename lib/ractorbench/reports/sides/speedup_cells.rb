@@ -70,9 +70,9 @@ module Ractorbench
 
           parts = [row, serial].map do |r|
             s = r.messages_time
-            return nil unless s["stddev"] && s["median"].to_f.positive?
+            return nil unless s.stddev && s.median.to_f.positive?
 
-            s["stddev"] / s["median"]
+            s.stddev / s.median
           end
           Math.sqrt(parts.sum { |p| p * p })
         end
