@@ -81,9 +81,9 @@ module Ractorbench
 
       def to_json(*args) = to_h.to_json(*args)
 
-      # A member's value as the JSON report prints it (the time figures as
-      # Hashes).
-      private def plain(value) = value.is_a?(Stats::Descriptive::Figures) ? value.to_h : value
+      # A member's value as the JSON report prints it (figures and intervals
+      # as Hashes).
+      private def plain(value) = value.is_a?(Stats::StringKeys) ? value.to_h : value
 
       # By name, as a Hash would: row.values_at("workload", "ruby").
       def values_at(*names) = names.map { |name| self[name] }

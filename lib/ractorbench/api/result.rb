@@ -72,9 +72,9 @@ module Ractorbench
 
       def speedups
         rows.select { |r| r.speedup && !r.baseline? }.map do |r|
-          ci = r.speedup_ci || {}
+          ci = r.speedup_ci
           Speedup.new(workload: r.workload, params: r.params, model: r.model, workers: r.workers, messages: r.messages,
-            ruby: r.ruby, speedup: r.speedup, low: ci["low"], high: ci["high"], samples: r.samples)
+            ruby: r.ruby, speedup: r.speedup, low: ci&.low, high: ci&.high, samples: r.samples)
         end
       end
 

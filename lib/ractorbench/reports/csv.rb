@@ -40,7 +40,7 @@ module Ractorbench
           csv << headers + OPS + added
           Analysis::Rows.for(analysis).each do |r|
             cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
-              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
+              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.[](end_) } + LATER.map { |k| r[k] }
             csv << printable(cells + [nil] * OPS.size + added.map { |k| r[k] })
           end
           Analysis::OpsPerSecond.tables(analysis).each do |_, rows|

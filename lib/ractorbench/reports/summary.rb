@@ -128,7 +128,7 @@ module Ractorbench
 
         ci = r.messages_time_ci
         shown = Parts::Units.short_duration(s.median)
-        return "#{shown} #{Parts::Units.short_range(s.median, ci["low"], ci["high"])}" if ci && ci["low"]
+        return "#{shown} #{Parts::Units.short_range(s.median, ci.low, ci.high)}" if ci&.low
         return shown unless s.stddev && s.median.positive?
 
         "#{shown} ±#{format("%.0f", s.stddev / s.median * 100)}%"

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "sorted"
+require_relative "string_keys"
 
 module Ractorbench
   module Stats
@@ -10,7 +11,7 @@ module Ractorbench
       # The figures without the sample, as a row keeps them: read by method
       # (figures.median); to_h has the string keys the JSON report prints.
       Figures = Struct.new(:samples, :mean, :median, :variance, :stddev, :min, :max, keyword_init: true) do
-        def to_h = super.transform_keys(&:to_s)
+        include StringKeys
       end
 
       attr_reader :n, :mean, :median, :min, :max

@@ -138,15 +138,15 @@ module Ractorbench
           return missing_bar(label, row) if row.unsupported || row.samples.to_i.zero?
 
           s = row.messages_time
-          ci = row.messages_time_ci || {}
-          text = if ci["low"]
-            "#{Reports::Parts::Units.duration(s.median, space: " ")} #{Reports::Parts::Units.duration_range(s.median, ci["low"], ci["high"])} n=#{s.samples}"
+          ci = row.messages_time_ci
+          text = if ci&.low
+            "#{Reports::Parts::Units.duration(s.median, space: " ")} #{Reports::Parts::Units.duration_range(s.median, ci.low, ci.high)} n=#{s.samples}"
           else
             "#{Reports::Parts::Units.duration(s.median, space: " ")}, sd #{Reports::Parts::Units.duration(s.stddev, space: " ")}, n=#{s.samples}"
           end
-          Svg::IntervalBars::Bar.new(label: label, value: s.median * scale, low: ci["low"]&.*(scale),
-            high: ci["high"]&.*(scale), color: colour(row.model), text: text,
-            tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci["low"]}")
+          Svg::IntervalBars::Bar.new(label: label, value: s.median * scale, low: ci&.low&.*(scale),
+            high: ci&.high&.*(scale), color: colour(row.model), text: text,
+            tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci&.low}")
         end
 
         def cpu_bar(row)
@@ -158,7 +158,7 @@ module Ractorbench
           # Every run's whole time was 0: no utilisation to draw.
           return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless median && ci
 
-          low, high, n = ci.values_at("low", "high", "samples")
+          low, high, n = ci.low, ci.high, ci.samples
           text = low ? format("%.2f %s n=%d", median, Parts::FigureCells.interval(low, high), n) : format("%.2f n=%d (no interval)", median, n)
           Svg::IntervalBars::Bar.new(label: label, value: median, low: low, high: high, color: colour(row.model), text: text)
         end
@@ -169,8 +169,8 @@ module Ractorbench
         end
 
         def speedup_point(row)
-          ci = row.speedup_ci || {}
-          [row.workers.to_f, row.speedup, ci["low"], ci["high"]]
+          ci = row.speedup_ci
+          [row.workers.to_f, row.speedup, ci&.low, ci&.high]
         end
 
         def ruby_bar(row)

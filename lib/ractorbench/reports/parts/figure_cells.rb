@@ -29,7 +29,7 @@ module Ractorbench
         Speedup = Struct.new(:value, :low, :high, :n, :idle, :baseline, :measured, keyword_init: true) do
           def self.of(row)
             ci = row.speedup_ci
-            new(value: row.speedup, low: ci&.fetch("low", nil), high: ci&.fetch("high", nil), n: row.samples,
+            new(value: row.speedup, low: ci&.low, high: ci&.high, n: row.samples,
               idle: row.idle_worker_runs.to_i.positive?, baseline: row.baseline?, measured: !ci.nil?)
           end
 
@@ -53,7 +53,7 @@ module Ractorbench
           def self.of(row, metric = "messages_time")
             s = row[metric]
             ci = row["#{metric}_ci"]
-            new(median: s.median, stddev: s.stddev, low: ci&.fetch("low", nil), high: ci&.fetch("high", nil),
+            new(median: s.median, stddev: s.stddev, low: ci&.low, high: ci&.high,
               n: s.samples.to_i, measured: !ci.nil?)
           end
 

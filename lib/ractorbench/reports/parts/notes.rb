@@ -76,7 +76,7 @@ module Ractorbench
         def overlap?(a, b)
           x = a.speedup_ci
           y = b.speedup_ci
-          x && y && x["low"] && y["low"] && x["low"] <= y["high"] && y["low"] <= x["high"]
+          x&.low && y&.low && x.low <= y.high && y.low <= x.high
         end
 
         def settings(rows)

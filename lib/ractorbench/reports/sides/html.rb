@@ -80,8 +80,8 @@ module Ractorbench
           def speedup_bar(model, label, row, colour, text)
             return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row&.speedup
 
-            ci = row.speedup_ci || {}
-            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.speedup, low: ci["low"], high: ci["high"],
+            ci = row.speedup_ci
+            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.speedup, low: ci&.low, high: ci&.high,
               color: colour, text: text, tooltip: "#{model} on #{label}: #{text}")
           end
 
@@ -99,9 +99,9 @@ module Ractorbench
           def time_bar(model, label, row, scale, colour, text)
             return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row.samples.to_i.positive? && !row.unsupported
 
-            ci = row.messages_time_ci || {}
+            ci = row.messages_time_ci
             Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.messages_time.median * scale,
-              low: ci["low"]&.*(scale), high: ci["high"]&.*(scale), color: colour, text: text)
+              low: ci&.low&.*(scale), high: ci&.high&.*(scale), color: colour, text: text)
           end
         end
       end

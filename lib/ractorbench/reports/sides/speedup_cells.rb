@@ -56,7 +56,7 @@ module Ractorbench
 
         def speedup(row, serial)
           ci = row.speedup_ci
-          spread = if ci && ci["low"] then " #{Parts::FigureCells.interval(ci["low"], ci["high"])}"
+          spread = if ci&.low then " #{Parts::FigureCells.interval(ci.low, ci.high)}"
           elsif (rel = relative_spread(row, serial)) then format(" ±%.0f%%", rel * 100)
           else ""
           end
