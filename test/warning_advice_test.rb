@@ -14,7 +14,7 @@ class WarningAdviceTest < Minitest::Test
 
   def row(workers: 2, stddev: 0.5, **figures)
     Ractorbench::Analysis::Row.new(workload: "prime", model: "threads", workers: workers, messages: 10, params: "", ruby: "ruby",
-      samples: 6, speedup: 1.5, messages_time: {"median" => 1.0, "mean" => 1.0, "stddev" => stddev}, **figures)
+      samples: 6, speedup: 1.5, messages_time: Ractorbench::Stats::Descriptive::Figures.new(median: 1.0, mean: 1.0, stddev: stddev), **figures)
   end
 
   def test_noisy_runs_keep_the_advice_the_command_takes

@@ -8,14 +8,15 @@ require_relative "uncertainty"
 require_relative "efficiency"
 require_relative "work_spread"
 require_relative "gap"
+require_relative "../stats/descriptive"
 
 module Ractorbench
   class Analysis
     # The figures of one configuration, the same for every format (text,
     # Markdown, CSV, JSON, HTML, bm), so they cannot drift apart. A new
     # figure is a new member here and its value in `for`; the JSON report
-    # lists the members in this order. Read as row.speedup or, as reports
-    # long have, row["speedup"].
+    # lists the members in this order. Read by method (row.speedup);
+    # row["name"] is for an added field's name and the JSON boundary.
     #
     # Its members: ROW_HEAD, then the field table's median figures
     # (Harness::Fields, Group::COSTS) not among them, in the table's order,
@@ -42,7 +43,7 @@ module Ractorbench
           "messages" => group.messages, "params" => group.params_label, "ruby" => group.ruby,
           "samples" => group.messages_time.n, "failed" => group.failed_runs.size,
           "unsupported" => group.unsupported_reason,
-          "messages_time" => group.messages_time.to_h, "whole_time" => group.whole_time.to_h,
+          "messages_time" => group.messages_time.figures, "whole_time" => group.whole_time.figures,
           "speedup" => group.speedup, "whole_speedup" => group.whole_speedup,
           "cpu_utilisation" => group.cpu_utilisation.median,
           "cpu_seconds" => group.cpu_seconds.median,
@@ -76,9 +77,13 @@ module Ractorbench
 
       # String keys, as the JSON report and its readers have them; added
       # fields last.
-      def to_h = (members - [:added]).to_h { |m| [m.to_s, self[m]] }.merge(added || {})
+      def to_h = (members - [:added]).to_h { |m| [m.to_s, plain(self[m])] }.merge(added || {})
 
       def to_json(*args) = to_h.to_json(*args)
+
+      # A member's value as the JSON report prints it (figures and intervals
+      # as Hashes).
+      private def plain(value) = value.is_a?(Stats::StringKeys) ? value.to_h : value
 
       # By name, as a Hash would: row.values_at("workload", "ruby").
       def values_at(*names) = names.map { |name| self[name] }

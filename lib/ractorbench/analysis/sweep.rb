@@ -76,10 +76,10 @@ module Ractorbench
       end
 
       def point(group, row)
-        ci = row.speedup_ci || {}
+        ci = row.speedup_ci
         memory, kind, rss = memory(group)
         Point.new(workers: group.workers.to_i, samples: group.messages_time.n, time: group.messages_time,
-          baseline_time: group.baseline&.messages_time, speedup: row.speedup, low: ci["low"], high: ci["high"], verdict: verdict(group, ci),
+          baseline_time: group.baseline&.messages_time, speedup: row.speedup, low: ci&.low, high: ci&.high, verdict: verdict(group, ci),
           efficiency: row.parallel_efficiency, cpu: row.cpu_utilisation, memory_kb: memory, memory_kind: kind,
           rss_sum_kb: rss, failed: row.failed, row: row)
       end
@@ -88,9 +88,9 @@ module Ractorbench
       # runs for one, whether every run of one side beat every run of the other.
       def verdict(group, ci)
         return :unknown if group.baseline.nil? || group.baseline_model?
-        return :faster if ci["low"] && ci["low"] > 1
-        return :slower if ci["high"] && ci["high"] < 1
-        return :same if ci["low"]
+        return :faster if ci&.low && ci.low > 1
+        return :slower if ci&.high && ci.high < 1
+        return :same if ci&.low
 
         mine = group.messages_time
         base = group.baseline.messages_time

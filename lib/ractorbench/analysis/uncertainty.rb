@@ -3,6 +3,7 @@
 require_relative "../stats/median_interval"
 require_relative "../stats/bootstrap"
 require_relative "../stats/outliers"
+require_relative "../stats/string_keys"
 
 module Ractorbench
   class Analysis
@@ -11,6 +12,15 @@ module Ractorbench
     # first run on its own. One flat hash that Analysis::Rows merges into every
     # format's row.
     module Analysis::Uncertainty
+      # A median's 95% interval, as a row keeps it.
+      Interval = Struct.new(:level, :low, :high, :confidence, :samples, :reason, keyword_init: true) do
+        include Stats::StringKeys
+      end
+      # The speedup's interval (a bootstrap's), as a row keeps it.
+      SpeedupInterval = Struct.new(:low, :high, :level, :paired, :reason, keyword_init: true) do
+        include Stats::StringKeys
+      end
+
       module_function
 
       def row(group)
@@ -53,7 +63,7 @@ module Ractorbench
         ci = Stats::MedianInterval.of_sorted(sorted)
         return nil if ci.n.zero?
 
-        ci.to_h.merge("reason" => ci.reason)
+        Interval.new(level: ci.level, low: ci.low, high: ci.high, confidence: ci.confidence, samples: ci.n, reason: ci.reason)
       end
 
       # The interval of baseline median / this median, over repetitions.
@@ -70,7 +80,7 @@ module Ractorbench
             pairs: pairs(base, group, "messages_time"))
         end
         ci = large || Stats::Bootstrap.ratio_of_medians(by_rep(base, "messages_time"), by_rep(group, "messages_time"), label: label)
-        {"low" => ci.low, "high" => ci.high, "level" => ci.level, "paired" => ci.paired, "reason" => ci.reason}
+        SpeedupInterval.new(low: ci.low, high: ci.high, level: ci.level, paired: ci.paired, reason: ci.reason)
       end
 
       # Runs whose messages-only time has a modified z-score beyond 3.5.

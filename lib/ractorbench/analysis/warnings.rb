@@ -72,14 +72,14 @@ module Ractorbench
       # this row's median is serial's median).
       def too_short(rows)
         short = rows.select do |r|
-          !r.baseline? && r["speedup"] &&
-            r["speedup"] * r.dig("messages_time", "median").to_f < SHORT_SECONDS
+          !r.baseline? && r.speedup &&
+            r.speedup * r.messages_time.median.to_f < SHORT_SECONDS
         end
         return nil if short.empty?
 
         Warning.new("too_short",
           "the work of #{Plural.count(short.map { |r| label_without_model(r) }.uniq.size, "configuration")} takes under " \
-          "#{(SHORT_SECONDS * 1000).round} ms serially (#{named(short.uniq { |r| label_without_model(r) }) { |r| "#{label_without_model(r)}: #{(r["speedup"] * r.dig("messages_time", "median") * 1000).round} ms" }}): " \
+          "#{(SHORT_SECONDS * 1000).round} ms serially (#{named(short.uniq { |r| label_without_model(r) }) { |r| "#{label_without_model(r)}: #{(r.speedup * r.messages_time.median * 1000).round} ms" }}): " \
           "too short to show parallelism, starting threads, ractors or processes dominates; raise --messages or the workload's size",
           ["--messages"])
       end
@@ -114,7 +114,7 @@ module Ractorbench
 
       def relative_spread(row)
         s = row.messages_time
-        (s["stddev"] && s["mean"].to_f.positive?) ? s["stddev"] / s["mean"] : nil
+        (s.stddev && s.mean.to_f.positive?) ? s.stddev / s.mean : nil
       end
 
       # Slow first runs have their own warning and are not counted again here.
@@ -142,7 +142,7 @@ module Ractorbench
       def slow_first_run?(row)
         first = row.first_run
         first && !first["excluded"] && Array(row.outliers).include?(first["id"]) &&
-          first["messages_time"].to_f > row.messages_time["median"].to_f
+          first["messages_time"].to_f > row.messages_time.median.to_f
       end
 
       # Runs that measured the rest of the machine say which of them it
@@ -231,7 +231,7 @@ module Ractorbench
         usable = machine["usable_cores"].to_i
         # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
         # senders measure a mechanism, not scaling.
-        over = rows.select { |r| !r.baseline? && r["speedup"] && r["workers"].to_i > usable }
+        over = rows.select { |r| !r.baseline? && r.speedup && r.workers.to_i > usable }
         return nil if usable.zero? || over.empty?
 
         Warning.new("oversubscribed",

@@ -25,9 +25,9 @@ module Ractorbench
       def for(pairs, alpha: 0.05)
         # A configuration measured only while other programs were busy has
         # figures, not a verdict.
-        panels = pairs.select { |g, r| r["samples"].to_i.positive? && !g.all_disturbed? }
+        panels = pairs.select { |g, r| r.samples.to_i.positive? && !g.all_disturbed? }
           .group_by { |_, r| r.panel }
-        entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r["messages_time"]["median"] }) }
+        entries = panels.map { |key, members| entry(key, members.sort_by { |_, r| r.messages_time.median }) }
         tests = entries.count(&:p)
         Stats::Holm.adjust(entries.map(&:p)).each_with_index do |p, i|
           e = entries[i]
@@ -41,7 +41,7 @@ module Ractorbench
       def sureness(e, tests, alpha)
         return :only unless e.runner_up
         return :clear if e.clear
-        return :too_few if e.p_holm.nil? || Stats::MannWhitney.min_p(e.winner["samples"], e.runner_up["samples"]) * tests >= alpha
+        return :too_few if e.p_holm.nil? || Stats::MannWhitney.min_p(e.winner.samples, e.runner_up.samples) * tests >= alpha
 
         :same
       end
@@ -52,7 +52,7 @@ module Ractorbench
       def entry(panel, members)
         (g1, winner), (g2, runner_up) = members
         test = g2 && Stats::MannWhitney.test(times(g1), times(g2))
-        lead = runner_up && runner_up["messages_time"]["median"] / winner["messages_time"]["median"] - 1
+        lead = runner_up && runner_up.messages_time.median / winner.messages_time.median - 1
         Entry.new(**panel.to_h, winner: winner, runner_up: runner_up, lead: lead, p: test&.p)
       end
 
@@ -64,10 +64,10 @@ module Ractorbench
       # model names for the output at hand (escaping them for Markdown).
       def verdict(e, &name)
         name ||= ->(text) { text }
-        return "only #{name.call(e.winner["model"])} ran" unless e.runner_up
+        return "only #{name.call(e.winner.model)} ran" unless e.runner_up
 
         lead = format("%.0f%%", e.lead * 100)
-        runner_up = name.call(e.runner_up["model"])
+        runner_up = name.call(e.runner_up.model)
         if e.clear
           # A lead past 100% reads better as a ratio: "24.9× faster than ractors", not "by 2389%".
           return "#{format("%.1f×", 1 + e.lead)} faster than #{runner_up} (Holm p #{format_p(e.p_holm)})" if e.lead > 1

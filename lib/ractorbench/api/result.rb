@@ -66,15 +66,15 @@ module Ractorbench
       def analysis = @analysis ||= path && Analysis.new(Store.read(path))
 
       # The figures of every configuration (Analysis::Row: row.model,
-      # row.workers, row.speedup, row.messages_time["median"], ...), as every
+      # row.workers, row.speedup, row.messages_time.median, ...), as every
       # report shows them.
       def rows = analysis ? Analysis::Rows.for(analysis) : []
 
       def speedups
         rows.select { |r| r.speedup && !r.baseline? }.map do |r|
-          ci = r.speedup_ci || {}
+          ci = r.speedup_ci
           Speedup.new(workload: r.workload, params: r.params, model: r.model, workers: r.workers, messages: r.messages,
-            ruby: r.ruby, speedup: r.speedup, low: ci["low"], high: ci["high"], samples: r.samples)
+            ruby: r.ruby, speedup: r.speedup, low: ci&.low, high: ci&.high, samples: r.samples)
         end
       end
 
@@ -89,7 +89,7 @@ module Ractorbench
         busy = Reports::Parts::Verdict.busy?(analysis) ? [Reports::Parts::Verdict.inconclusive(analysis)] : []
         busy + Analysis::Winners.for(Analysis::Rows.pairs(analysis)).map do |e|
           "#{Plan::Configuration.title(e.workload, e.params)} W=#{e.workers} M=#{e.messages} #{e.ruby}: " \
-            "#{e.winner["model"]} fastest, #{Analysis::Winners.verdict(e)}"
+            "#{e.winner.model} fastest, #{Analysis::Winners.verdict(e)}"
         end
       end
 

@@ -81,7 +81,7 @@ module Ractorbench
       # The entry of a report's row (a Row's Hash), or nil.
       def for_row(row)
         @by_row ||= @entries.to_h { |e| [[e.key, e.model], e] }
-        @by_row[[row.panel, row["model"]]]
+        @by_row[[row.panel, row.model]]
       end
 
       # The entries of one workload, size and Ruby together (serial first).

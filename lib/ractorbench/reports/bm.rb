@@ -35,18 +35,18 @@ module Ractorbench
 
       def block(panel, group, analysis)
         cpu = cpu_by_model(analysis, panel)
-        figures = group.to_h { |r| [r["model"], figures(r, cpu[r["model"]])] }
+        figures = group.to_h { |r| [r.model, figures(r, cpu[r.model])] }
         base = baseline(group, figures, analysis)
-        group = group.partition { |r| r["model"] == base }.flatten
-        settings = group.first["settings"]
+        group = group.partition { |r| r.model == base }.flatten
+        settings = group.first.settings
         title = "#{panel.title} W=#{panel.workers} M=#{panel.messages} #{panel.ruby}#{" [#{settings}]" if settings}" \
           "#{"; baseline #{base}" if base}"
         lines = ["", title, " " * LABEL_WIDTH + CAPTION]
-        group.each { |r| lines << model_line(r, figures[r["model"]]) }
+        group.each { |r| lines << model_line(r, figures[r.model]) }
         group.each do |r|
-          next if base.nil? || r["model"] == base || figures[r["model"]].nil?
+          next if base.nil? || r.model == base || figures[r.model].nil?
 
-          lines << faster_line(figures[base], figures[r["model"]], r["model"], base)
+          lines << faster_line(figures[base], figures[r.model], r.model, base)
         end
         lines
       end
@@ -61,16 +61,16 @@ module Ractorbench
       end
 
       def figures(row, cpu)
-        return nil if row["unsupported"] || row["samples"].to_i.zero? || cpu.nil? || cpu["user"].nil?
+        return nil if row.unsupported || row.samples.to_i.zero? || cpu.nil? || cpu["user"].nil?
 
         {"user" => cpu["user"], "system" => cpu["system"], "total" => cpu["user"] + cpu["system"],
-         "real" => row["messages_time"]["median"], "stddev" => row["messages_time"]["stddev"], "n" => row["samples"]}
+         "real" => row.messages_time.median, "stddev" => row.messages_time.stddev, "n" => row.samples}
       end
 
       # serial where it ran; else a thread model (the seeds' other
       # reference); else the first.
       def baseline(group, figures, analysis)
-        measured = group.map { |r| r["model"] }.select { |m| figures[m] }
+        measured = group.map { |r| r.model }.select { |m| figures[m] }
         %w[serial thread].each do |family|
           found = measured.find { |m| analysis.family(m) == family }
           return found if found
@@ -79,9 +79,9 @@ module Ractorbench
       end
 
       def model_line(row, f)
-        label = row["model"].ljust(LABEL_WIDTH)
-        return "#{label}#{row["unsupported"]}" if row["unsupported"]
-        return "#{label}no successful run (#{row["failed"]} failed)" unless f
+        label = row.model.ljust(LABEL_WIDTH)
+        return "#{label}#{row.unsupported}" if row.unsupported
+        return "#{label}no successful run (#{row.failed} failed)" unless f
 
         spread = f["stddev"] ? format(" ± %.6f", f["stddev"]) : ""
         format("%s%10.6f %10.6f %10.6f (%10.6f)  n=%d%s", label, f["user"], f["system"], f["total"], f["real"], f["n"], spread)

@@ -40,7 +40,7 @@ module Ractorbench
           csv << headers + OPS + added
           Analysis::Rows.for(analysis).each do |r|
             cells = KEYS.map { |k| r[k] } + %w[messages_time whole_time].product(STATS).map { |t, s| r[t][s] } +
-              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.fetch(end_, nil) } + LATER.map { |k| r[k] }
+              INTERVALS.product(%w[low high]).map { |i, end_| r[i]&.[](end_) } + LATER.map { |k| r[k] }
             csv << printable(cells + [nil] * OPS.size + added.map { |k| r[k] })
           end
           Analysis::OpsPerSecond.tables(analysis).each do |_, rows|
@@ -59,14 +59,14 @@ module Ractorbench
       def ops_key(row, header)
         case header
         when "workload" then Plan::ConcurrentlyTables::WORKLOAD
-        when "failed" then row["failed"].size
+        when "failed" then row.failed.size
         when "model", "ruby", "unsupported" then row[header]
         end
       end
 
       def ops_cells(r)
         ops = r["ops_per_second"] || {}
-        [r["table"], r["subject"], r["seed"], r["ran"], r["samples"], ops["mean"], ops["median"], ops["stddev"],
+        [r["table"], r["subject"], r["seed"], r["ran"], r.samples, ops["mean"], ops["median"], ops["stddev"],
           ops["relative_spread"], r["executions"], r["seconds"], r["loop_ns_per_op"]]
       end
     end

@@ -85,12 +85,12 @@ module Ractorbench
       end
 
       def cells(r)
-        keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
-        return keys + [r["unsupported"]] + [""] * 10 if r["unsupported"]
+        keys = [Plan::Configuration.title(r.workload, r.params), r.model, r.workers, r.messages, r.ruby]
+        return keys + [r.unsupported] + [""] * 10 if r.unsupported
 
-        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::FigureCells::Time.of(r).interval,
-          Parts::Format.seconds(r["whole_time"]), Parts::Notes.speedup_cell(r), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
-          Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+        keys + [r.samples, Parts::Format.seconds(r.messages_time), Parts::FigureCells::Time.of(r).interval,
+          Parts::Format.seconds(r.whole_time), Parts::Notes.speedup_cell(r), Parts::Glance.speedup_interval(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r.cpu_utilisation),
+          Parts::Format.megabytes(r.peak_memory_kb), r.failed]
       end
 
       def line(cells) = Parts::MarkdownText.row(cells)

@@ -91,10 +91,10 @@ module Ractorbench
       end
 
       def compact(rows, width, colour)
-        rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
+        rubies = rows.map { |r| r.ruby }.uniq.size > 1
         table = Parts::Columns.new(rubies ? HEADINGS.dup.insert(2, "ruby") : HEADINGS, right: rubies ? [3, 4, 6, 7] : [2, 3, 5, 6])
-        rows.chunk_while { |a, b| a["workload"] == b["workload"] && a["params"] == b["params"] }.each do |group|
-          name = Plan::Configuration.title(group.first["workload"], group.first["params"])
+        rows.chunk_while { |a, b| a.workload == b.workload && a.params == b.params }.each do |group|
+          name = Plan::Configuration.title(group.first.workload, group.first.params)
           table.group(name, group.map { |r| cells(r, rubies) })
         end
         table.to_s(width, colour: colour)
@@ -109,33 +109,33 @@ module Ractorbench
 
       # Why a row has no figures, under the table: the reasons are sentences.
       def not_run(rows)
-        rows.select { |r| r["unsupported"] }.group_by { |r| r["unsupported"] }.map do |reason, same|
-          "not run: #{same.map { |r| "#{r["workload"]}#{" (#{r["params"]})" if r["params"]}/#{r["model"]}" }.uniq.join(", ")}: #{reason}"
+        rows.select { |r| r.unsupported }.group_by { |r| r.unsupported }.map do |reason, same|
+          "not run: #{same.map { |r| "#{r.workload}#{" (#{r.params})" if r.params}/#{r.model}" }.uniq.join(", ")}: #{reason}"
         end
       end
 
       def cells(r, rubies)
-        keys = [r["model"], *(rubies ? [r["ruby"]] : []), "#{r["workers"]}×#{r["messages"]}"]
-        return keys + ["", "not run (below)", "", ""] if r["unsupported"]
+        keys = [r.model, *(rubies ? [r.ruby] : []), "#{r.workers}×#{r.messages}"]
+        return keys + ["", "not run (below)", "", ""] if r.unsupported
 
-        n = r["failed"].to_i.positive? ? "#{r["samples"]}/#{r["samples"] + r["failed"]}" : r["samples"].to_s
+        n = r.failed.to_i.positive? ? "#{r.samples}/#{r.samples + r.failed}" : r.samples.to_s
         keys + [n, median(r), speedup(r), cost(r)]
       end
 
       def median(r)
-        s = r["messages_time"]
-        return "-" if s["samples"].to_i.zero?
+        s = r.messages_time
+        return "-" if s.samples.to_i.zero?
 
-        ci = r["messages_time_ci"]
-        shown = Parts::Units.short_duration(s["median"])
-        return "#{shown} #{Parts::Units.short_range(s["median"], ci["low"], ci["high"])}" if ci && ci["low"]
-        return shown unless s["stddev"] && s["median"].positive?
+        ci = r.messages_time_ci
+        shown = Parts::Units.short_duration(s.median)
+        return "#{shown} #{Parts::Units.short_range(s.median, ci.low, ci.high)}" if ci&.low
+        return shown unless s.stddev && s.median.positive?
 
-        "#{shown} ±#{format("%.0f", s["stddev"] / s["median"] * 100)}%"
+        "#{shown} ±#{format("%.0f", s.stddev / s.median * 100)}%"
       end
 
       def speedup(r)
-        return "-" if r["speedup"].nil?
+        return "-" if r.speedup.nil?
         return "1×" if r.baseline?
 
         s = Parts::FigureCells::Speedup.of(r)
@@ -147,9 +147,9 @@ module Ractorbench
       end
 
       def cost(r)
-        return "-" unless r["cpu_cost"]
+        return "-" unless r.cpu_cost
 
-        r["contention"] ? Parts::Columns::Cell.new(format("%.2f×!", r["cpu_cost"]), :red) : format("%.2f×", r["cpu_cost"])
+        r.contention ? Parts::Columns::Cell.new(format("%.2f×!", r.cpu_cost), :red) : format("%.2f×", r.cpu_cost)
       end
     end
 

@@ -72,20 +72,20 @@ module Ractorbench
       end
 
       def summary_row(r)
-        keys = [Plan::Configuration.title(r["workload"], r["params"]), r["model"], r["workers"], r["messages"], r["ruby"]]
-        return keys + [Parts::BoxTable::Span.new(r["unsupported"], 9)] if r["unsupported"]
+        keys = [Plan::Configuration.title(r.workload, r.params), r.model, r.workers, r.messages, r.ruby]
+        return keys + [Parts::BoxTable::Span.new(r.unsupported, 9)] if r.unsupported
 
-        keys + [r["samples"], Parts::Format.seconds(r["messages_time"]), Parts::Format.seconds(r["whole_time"]),
-          Parts::Notes.speedup_cell(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r["cpu_utilisation"]),
-          Parts::Format.megabytes(r["peak_memory_kb"]), r["failed"]]
+        keys + [r.samples, Parts::Format.seconds(r.messages_time), Parts::Format.seconds(r.whole_time),
+          Parts::Notes.speedup_cell(r), Parts::Notes.efficiency_cell(r), Parts::Notes.cpu_cost_cell(r), Parts::Format.percent(r.cpu_utilisation),
+          Parts::Format.megabytes(r.peak_memory_kb), r.failed]
       end
 
       # What each configuration cost beyond time (medians), where runs
       # recorded it: a column per field the field table shows here.
       def costs(rows)
         fields = Harness::Fields.shown_in(:text)
-        body = rows.select { |r| r["minor_faults"] || r["allocated_objects"] }.map do |r|
-          [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]] + fields.map { |f| r[f.name] ? Parts::GapNotes.count(r[f.name]) : "-" }
+        body = rows.select { |r| r.minor_faults || r.allocated_objects }.map do |r|
+          [r.workload, r.model, r.workers, r.messages, r.ruby] + fields.map { |f| r[f.name] ? Parts::GapNotes.count(r[f.name]) : "-" }
         end
         return nil if body.empty?
 
@@ -95,11 +95,11 @@ module Ractorbench
       end
 
       def details(rows)
-        body = rows.reject { |r| r["unsupported"] }.flat_map do |r|
-          keys = [r["workload"], r["model"], r["workers"], r["messages"], r["ruby"]]
-          [["messages-only", r["messages_time"], "messages_time"], ["whole-process", r["whole_time"], "whole_time"]].map do |label, s, metric|
-            keys + [label, s["samples"]] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
-              [Parts::FigureCells::Time.of(r, metric).interval, Parts::Format.first_run(r["first_run"], metric)]
+        body = rows.reject { |r| r.unsupported }.flat_map do |r|
+          keys = [r.workload, r.model, r.workers, r.messages, r.ruby]
+          [["messages-only", r.messages_time, "messages_time"], ["whole-process", r.whole_time, "whole_time"]].map do |label, s, metric|
+            keys + [label, s.samples] + %w[mean median variance stddev min max].map { |k| Parts::Format.fixed(s[k], (k == "variance") ? 8 : 4) } +
+              [Parts::FigureCells::Time.of(r, metric).interval, Parts::Format.first_run(r.first_run, metric)]
           end
         end
         Parts::BoxTable.new(title: "Statistics (seconds)", headings: DETAILS, rows: body, right: (6..14).to_a).to_s

@@ -1,12 +1,19 @@
 # frozen_string_literal: true
 
 require_relative "sorted"
+require_relative "string_keys"
 
 module Ractorbench
   module Stats
     # Descriptive statistics of one sample. The median sorts first (the
     # seed's analyser took the middle of the unsorted list).
     class Descriptive
+      # The figures without the sample, as a row keeps them: read by method
+      # (figures.median); to_h has the string keys the JSON report prints.
+      Figures = Struct.new(:samples, :mean, :median, :variance, :stddev, :min, :max, keyword_init: true) do
+        include StringKeys
+      end
+
       attr_reader :n, :mean, :median, :min, :max
 
       # sorted: the values already as Stats.sorted gives them, when the caller
@@ -45,10 +52,9 @@ module Ractorbench
         (stddev && mean&.positive?) ? stddev / mean : nil
       end
 
-      def to_h
-        {"samples" => n, "mean" => mean, "median" => median, "variance" => variance,
-         "stddev" => stddev, "min" => min, "max" => max}
-      end
+      def figures = Figures.new(samples: n, mean: mean, median: median, variance: variance, stddev: stddev, min: min, max: max)
+
+      def to_h = figures.to_h
 
       private
 

@@ -41,10 +41,10 @@ module Ractorbench
           @analysis = analysis
           @pairs = pairs
           bases, others = pairs.map(&:last).partition(&:baseline?)
-          models = others.map { |r| r["model"] }.uniq.sort
+          models = others.map { |r| r.model }.uniq.sort
           @colours = models.each_with_index.to_h { |m, i| [m, PALETTE[i % PALETTE.size]] }
-          bases.each { |r| @colours[r["model"]] = SERIAL }
-          @rubies = pairs.map { |_, r| r["ruby"] }.uniq
+          bases.each { |r| @colours[r.model] = SERIAL }
+          @rubies = pairs.map { |_, r| r.ruby }.uniq
         end
 
         def colour(model) = @colours.fetch(model, PALETTE.last)
@@ -54,7 +54,7 @@ module Ractorbench
         # One chart per workload and size: each model's median time with its interval.
         def times
           panels.map do |(workload, params, workers, messages), members|
-            scale, unit = axis_unit(members.filter_map { |_, r| r["messages_time"]["max"] }.max.to_f)
+            scale, unit = axis_unit(members.filter_map { |_, r| r.messages_time.max }.max.to_f)
             bars = members.map { |_, r| time_bar(r, scale) }
             Svg::IntervalBars.new(title: "#{title(workload, params)} — W=#{workers}, M=#{messages}: messages-only time",
               axis: "#{unit} (median; whisker: 95% interval of the median)", bars: bars)
@@ -65,10 +65,10 @@ module Ractorbench
         def speedups
           by = @pairs.group_by { |_, r| r.values_at("workload", "params", "messages", "ruby") }
           by.filter_map do |(workload, params, messages, ruby), members|
-            next if members.map { |_, r| r["workers"] }.uniq.size < 2
+            next if members.map { |_, r| r.workers }.uniq.size < 2
 
-            series = members.reject { |_, r| r.baseline? || r["speedup"].nil? }
-              .group_by { |_, r| r["model"] }.map do |model, rs|
+            series = members.reject { |_, r| r.baseline? || r.speedup.nil? }
+              .group_by { |_, r| r.model }.map do |model, rs|
                 Svg::LineChart::Series.new(label: model, color: colour(model), points: rs.map { |_, r| speedup_point(r) })
               end
             next if series.empty?
@@ -123,7 +123,7 @@ module Ractorbench
 
         def title(workload, params) = Charts.short_title(workload, params)
 
-        def bar_label(row) = several_rubies? ? "#{row["model"]} · #{row["ruby"]}" : row["model"]
+        def bar_label(row) = several_rubies? ? "#{row.model} · #{row.ruby}" : row.model
 
         # Seconds, milliseconds or microseconds, whichever reads best.
         def axis_unit(largest)
@@ -135,42 +135,42 @@ module Ractorbench
 
         def time_bar(row, scale)
           label = bar_label(row)
-          return missing_bar(label, row) if row["unsupported"] || row["samples"].to_i.zero?
+          return missing_bar(label, row) if row.unsupported || row.samples.to_i.zero?
 
-          s = row["messages_time"]
-          ci = row["messages_time_ci"] || {}
-          text = if ci["low"]
-            "#{Reports::Parts::Units.duration(s["median"], space: " ")} #{Reports::Parts::Units.duration_range(s["median"], ci["low"], ci["high"])} n=#{s["samples"]}"
+          s = row.messages_time
+          ci = row.messages_time_ci
+          text = if ci&.low
+            "#{Reports::Parts::Units.duration(s.median, space: " ")} #{Reports::Parts::Units.duration_range(s.median, ci.low, ci.high)} n=#{s.samples}"
           else
-            "#{Reports::Parts::Units.duration(s["median"], space: " ")}, sd #{Reports::Parts::Units.duration(s["stddev"], space: " ")}, n=#{s["samples"]}"
+            "#{Reports::Parts::Units.duration(s.median, space: " ")}, sd #{Reports::Parts::Units.duration(s.stddev, space: " ")}, n=#{s.samples}"
           end
-          Svg::IntervalBars::Bar.new(label: label, value: s["median"] * scale, low: ci["low"]&.*(scale),
-            high: ci["high"]&.*(scale), color: colour(row["model"]), text: text,
-            tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci["low"]}")
+          Svg::IntervalBars::Bar.new(label: label, value: s.median * scale, low: ci&.low&.*(scale),
+            high: ci&.high&.*(scale), color: colour(row.model), text: text,
+            tooltip: "#{label}: #{text}#{" (fewer than 6 runs: no interval)" unless ci&.low}")
         end
 
         def cpu_bar(row)
           label = bar_label(row)
-          return missing_bar(label, row) if row["unsupported"] || row["samples"].to_i.zero?
+          return missing_bar(label, row) if row.unsupported || row.samples.to_i.zero?
 
-          median = row["cpu_utilisation"]
-          ci = row["cpu_utilisation_ci"]
+          median = row.cpu_utilisation
+          ci = row.cpu_utilisation_ci
           # Every run's whole time was 0: no utilisation to draw.
           return Svg::IntervalBars::Bar.new(label: label, value: nil, text: "no CPU figure (whole times of 0)") unless median && ci
 
-          low, high, n = ci.values_at("low", "high", "samples")
+          low, high, n = ci.low, ci.high, ci.samples
           text = low ? format("%.2f %s n=%d", median, Parts::FigureCells.interval(low, high), n) : format("%.2f n=%d (no interval)", median, n)
-          Svg::IntervalBars::Bar.new(label: label, value: median, low: low, high: high, color: colour(row["model"]), text: text)
+          Svg::IntervalBars::Bar.new(label: label, value: median, low: low, high: high, color: colour(row.model), text: text)
         end
 
         def missing_bar(label, row)
           Svg::IntervalBars::Bar.new(label: label, value: nil,
-            text: row["unsupported"] || "no successful run (#{row["failed"]} failed)")
+            text: row.unsupported || "no successful run (#{row.failed} failed)")
         end
 
         def speedup_point(row)
-          ci = row["speedup_ci"] || {}
-          [row["workers"].to_f, row["speedup"], ci["low"], ci["high"]]
+          ci = row.speedup_ci
+          [row.workers.to_f, row.speedup, ci&.low, ci&.high]
         end
 
         def ruby_bar(row)

@@ -33,8 +33,8 @@ module Ractorbench
 
         def boxes
           @entries.group_by { |e| [e.workload, e.params] }.map do |(workload, params), entries|
-            main = entries.max_by { |e| [rank(e), e.winner["speedup"].to_f] }
-            Box.new(title: Charts.short_title(workload, params), model: main.winner["model"],
+            main = entries.max_by { |e| [rank(e), e.winner.speedup.to_f] }
+            Box.new(title: Charts.short_title(workload, params), model: main.winner.model,
               headline: headline(main), sureness: main.sureness, sure_text: sure_text(main), runs: runs(main),
               lines: (entries - [main]).map { |e| line(e) })
           end
@@ -44,7 +44,7 @@ module Ractorbench
 
         # A model faster than serial first, clear leads before unclear ones.
         def rank(e)
-          faster = !e.winner.baseline? && e.winner["speedup"].to_f > 1
+          faster = !e.winner.baseline? && e.winner.speedup.to_f > 1
           [faster ? 1 : 0, (e.sureness == :clear) ? 1 : 0]
         end
 
@@ -52,13 +52,13 @@ module Ractorbench
 
         def headline(e)
           w = e.winner
-          model = w["model"]
+          model = w.model
           if w.baseline?
             "#{model} is fastest: no model ran this faster (#{where(e)})"
-          elsif w["speedup"]
-            "#{model}: #{Parts::Format.ratio(w["speedup"])} serial's speed (#{where(e)}#{interval(w)})"
+          elsif w.speedup
+            "#{model}: #{Parts::Format.ratio(w.speedup)} serial's speed (#{where(e)}#{interval(w)})"
           else
-            "#{model} is fastest: #{Parts::Units.duration(w["messages_time"]["median"], space: " ")} (#{where(e)})"
+            "#{model} is fastest: #{Parts::Units.duration(w.messages_time.median, space: " ")} (#{where(e)})"
           end
         end
 
@@ -68,28 +68,28 @@ module Ractorbench
         end
 
         def sure_text(e)
-          return "only #{e.winner["model"]} ran" if e.sureness == :only
+          return "only #{e.winner.model} ran" if e.sureness == :only
 
-          other = e.runner_up["model"]
+          other = e.runner_up.model
           lead = format("%.0f%%", e.lead * 100)
           case e.sureness
           when :clear then "ahead of #{other} by #{lead} (Mann–Whitney, Holm p #{Analysis::Winners.format_p(e.p_holm)})"
           when :too_few
-            "#{lead} ahead of #{other}, but #{e.winner["samples"]} and #{e.runner_up["samples"]} runs cannot tell a lead from " \
+            "#{lead} ahead of #{other}, but #{e.winner.samples} and #{e.runner_up.samples} runs cannot tell a lead from " \
               "noise: run with --reps #{Analysis::Winners.runs_needed(@tests, alpha: @alpha)} or more"
           else "within the noise of #{other} (#{lead}, Holm p #{Analysis::Winners.format_p(e.p_holm)})"
           end
         end
 
         def runs(e)
-          counts = [e.winner["samples"], e.runner_up&.dig("samples")].compact.uniq
+          counts = [e.winner.samples, e.runner_up&.samples].compact.uniq
           "from #{counts.join(" and ")} #{Plural.word(counts.last, "run")} #{(counts.size > 1) ? "per model" : "each"}"
         end
 
         def line(e)
           w = e.winner
-          figure = (w["speedup"] && !w.baseline?) ? " #{Parts::Format.ratio(w["speedup"])}" : ""
-          "#{where(e)}: #{w["model"]}#{figure} — #{BADGES.fetch(e.sureness)} (n=#{w["samples"]})"
+          figure = (w.speedup && !w.baseline?) ? " #{Parts::Format.ratio(w.speedup)}" : ""
+          "#{where(e)}: #{w.model}#{figure} — #{BADGES.fetch(e.sureness)} (n=#{w.samples})"
         end
       end
     end

@@ -23,7 +23,7 @@ module Ractorbench
         # the order to tell them.
         def lines(analysis, experiments)
           sure = Analysis::Winners.for(Analysis::Rows.pairs(analysis)).to_h { |e| [e.panel, e] }
-          panels = Analysis::Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by(&:panel)
+          panels = Analysis::Rows.for(analysis).reject { |r| r.unsupported || r.samples.to_i.zero? }.group_by(&:panel)
           # A size with one model (fan-in's mailbox or select) decides nothing.
           told = experiments.flat_map do |title, keys|
             panels.select { |k, rows| keys.include?([k.workload, k.params]) && rows.size > 1 }.map { |k, rows| "  #{title}: #{entry(rows, sure[k])}" }
@@ -47,17 +47,17 @@ module Ractorbench
         # code, kind by kind (the fastest model of each of its sizes, and
         # the best speedup over serial among them), then how to try theirs.
         def closing(analysis)
-          panels = Analysis::Rows.for(analysis).reject { |r| r["unsupported"] || r["samples"].to_i.zero? }.group_by(&:panel)
+          panels = Analysis::Rows.for(analysis).reject { |r| r.unsupported || r.samples.to_i.zero? }.group_by(&:panel)
             .select { |_, rows| rows.size > 1 }
           said = KINDS.filter_map do |kind, workloads|
             fastest = panels.select { |k, _| workloads.include?(k.workload) }.values
-              .map { |rows| rows.min_by { |r| r["messages_time"]["median"] } }
+              .map { |rows| rows.min_by { |r| r.messages_time.median } }
             next if fastest.empty?
 
-            ways = fastest.map { |r| r.baseline? ? "serially" : "with #{r["model"]}" }.tally.sort_by { |w, n| [-n, w] }.map(&:first)
-            best = fastest.select { |r| r["speedup"] && !r.baseline? }.max_by { |r| r["speedup"] }
-            up_to = best ? ", up to #{format("%.2f×", best["speedup"])} serial (#{best["model"]}, n=#{best["samples"]})" : ""
-            shown = fastest.map { |r| r["workload"] }.uniq.join(", ")
+            ways = fastest.map { |r| r.baseline? ? "serially" : "with #{r.model}" }.tally.sort_by { |w, n| [-n, w] }.map(&:first)
+            best = fastest.select { |r| r.speedup && !r.baseline? }.max_by { |r| r.speedup }
+            up_to = best ? ", up to #{format("%.2f×", best.speedup)} serial (#{best.model}, n=#{best.samples})" : ""
+            shown = fastest.map { |r| r.workload }.uniq.join(", ")
             short = panels.values.any? { |rows| workloads.include?(rows.first.panel.workload) && !caution(rows).empty? }
             "#{kind} (#{shown}) ran fastest #{ways.join(" or ")}" \
               "#{up_to}#{" (some of it too short to show parallelism)" if short}"
@@ -73,9 +73,9 @@ module Ractorbench
         # (not when other programs disturbed every run of the fastest or of
         # the runner-up: then there is no telling).
         def entry(rows, verdict)
-          w = rows.min_by { |r| r["messages_time"]["median"] }
-          size = "#{Plan::Configuration.title(w["workload"], w["params"])} W=#{w["workers"]}"
-          how = if verdict&.runner_up && verdict.winner["model"] == w["model"]
+          w = rows.min_by { |r| r.messages_time.median }
+          size = "#{Plan::Configuration.title(w.workload, w.params)} W=#{w.workers}"
+          how = if verdict&.runner_up && verdict.winner.model == w.model
             Analysis::Winners.verdict(verdict)
           else
             "no verdict: other programs disturbed its runs"
@@ -85,21 +85,21 @@ module Ractorbench
 
         # Each figure with its own n.
         def figure(fastest, rows)
-          n = "(n=#{fastest["samples"]})"
+          n = "(n=#{fastest.samples})"
           if fastest.baseline?
-            best = rows.select { |r| r["speedup"] && !r.baseline? }.max_by { |r| r["speedup"] }
-            return "#{fastest["model"]} fastest #{n}#{", best other: #{best["model"]} #{format("%.2f×", best["speedup"])}#{interval(best)} (n=#{best["samples"]})" if best}"
+            best = rows.select { |r| r.speedup && !r.baseline? }.max_by { |r| r.speedup }
+            return "#{fastest.model} fastest #{n}#{", best other: #{best.model} #{format("%.2f×", best.speedup)}#{interval(best)} (n=#{best.samples})" if best}"
           end
-          return "#{fastest["model"]} fastest, #{Units.short_duration(fastest["messages_time"]["median"])} a run #{n}" unless fastest["speedup"]
+          return "#{fastest.model} fastest, #{Units.short_duration(fastest.messages_time.median)} a run #{n}" unless fastest.speedup
 
-          "#{fastest["model"]} fastest, #{format("%.2f×", fastest["speedup"])} serial#{interval(fastest)} #{n}"
+          "#{fastest.model} fastest, #{format("%.2f×", fastest.speedup)} serial#{interval(fastest)} #{n}"
         end
 
         # What weakens the answer, beside it: serial work too short for
         # parallel work to show (the report's too_short warning).
         def caution(rows)
           serial = rows.find(&:baseline?)
-          median = serial&.dig("messages_time", "median")
+          median = serial&.messages_time&.median
           return "" unless median && median < Analysis::Warnings::SHORT_SECONDS
 
           "; but its work takes #{Units.short_duration(median)} serially, too short to show parallelism (starting " \

@@ -28,9 +28,9 @@ module Ractorbench
         # (marked "?"); baseline: the row is serial's own.
         Speedup = Struct.new(:value, :low, :high, :n, :idle, :baseline, :measured, keyword_init: true) do
           def self.of(row)
-            ci = row["speedup_ci"]
-            new(value: row["speedup"], low: ci&.fetch("low", nil), high: ci&.fetch("high", nil), n: row["samples"],
-              idle: row["idle_worker_runs"].to_i.positive?, baseline: row.baseline?, measured: !ci.nil?)
+            ci = row.speedup_ci
+            new(value: row.speedup, low: ci&.low, high: ci&.high, n: row.samples,
+              idle: row.idle_worker_runs.to_i.positive?, baseline: row.baseline?, measured: !ci.nil?)
           end
 
           # "1.23×", "1.00× ?" when a worker sat idle.
@@ -51,10 +51,10 @@ module Ractorbench
         # interval of the median (order statistics), over n runs.
         Time = Struct.new(:median, :stddev, :low, :high, :n, :measured, keyword_init: true) do
           def self.of(row, metric = "messages_time")
-            s = row[metric] || {}
+            s = row[metric]
             ci = row["#{metric}_ci"]
-            new(median: s["median"], stddev: s["stddev"], low: ci&.fetch("low", nil), high: ci&.fetch("high", nil),
-              n: s["samples"].to_i, measured: !ci.nil?)
+            new(median: s.median, stddev: s.stddev, low: ci&.low, high: ci&.high,
+              n: s.samples.to_i, measured: !ci.nil?)
           end
 
           # "0.1234 ± 0.0010", "0.1234 (n=1)", "-" without a run.

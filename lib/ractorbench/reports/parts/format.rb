@@ -8,10 +8,10 @@ module Ractorbench
         module_function
 
         def seconds(summary)
-          return "-" if summary["samples"].to_i.zero?
+          return "-" if summary.samples.to_i.zero?
 
-          spread = summary["stddev"] ? " ± #{fixed(summary["stddev"])}" : " (n=1)"
-          "#{fixed(summary["median"])}#{spread}"
+          spread = summary.stddev ? " ± #{fixed(summary.stddev)}" : " (n=1)"
+          "#{fixed(summary.median)}#{spread}"
         end
 
         def fixed(value, digits = 4)

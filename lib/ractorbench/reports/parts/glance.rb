@@ -20,7 +20,7 @@ module Ractorbench
         def lines(entries, rows)
           return [] if entries.empty?
 
-          ["## ractorbench: #{escape(rows.map { |r| r["workload"] }.uniq.join(", "))}", "",
+          ["## ractorbench: #{escape(rows.map { |r| r.workload }.uniq.join(", "))}", "",
             "**Fastest model** for each workload and size (median messages-only time; speedup over serial with its 95% " \
             "interval; \"~\" when the lead is within the noise, Mann-Whitney with Holm's correction):", "",
             *entries.map { |e| "- #{entry(e)}" }, ""]
@@ -28,9 +28,9 @@ module Ractorbench
 
         def entry(e)
           w = e.winner
-          figure = (w.baseline? || w["speedup"].nil?) ? nil : "#{Format.ratio(w["speedup"])} over serial #{speedup_interval(w)}"
+          figure = (w.baseline? || w.speedup.nil?) ? nil : "#{Format.ratio(w.speedup)} over serial #{speedup_interval(w)}"
           "#{escape(Plan::Configuration.title(e.workload, e.params))} W=#{e.workers} M=#{e.messages} on #{escape(e.ruby)}: " +
-            ["**#{escape(w["model"])}**", figure, "(n=#{w["samples"]}),", Analysis::Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
+            ["**#{escape(w.model)}**", figure, "(n=#{w.samples}),", Analysis::Winners.verdict(e) { |name| escape(name) }].compact.join(" ")
         end
 
         # cautions: a Document::Cautions.

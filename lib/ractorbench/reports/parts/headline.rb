@@ -22,7 +22,7 @@ module Ractorbench
           groups = rows.group_by(&:panel)
           # Workloads that measure a mechanism (spawn, ring, fan-in) have no
           # serial run and no speedup to draw.
-          groups = groups.select { |_, group| group.any? { |r| r["speedup"] } }
+          groups = groups.select { |_, group| group.any? { |r| r.speedup } }
           return [] if groups.empty?
 
           ["Speedup over serial of the messages-only time: median ratio, [95% interval], runs per model"] +
@@ -32,21 +32,21 @@ module Ractorbench
         def block(panel, group, width)
           title = "#{panel.title}  W=#{panel.workers} M=#{panel.messages}  #{panel.ruby}"
           # The ideal is W times faster only while there are W cores to run on.
-          ideal = group.filter_map { |r| r["cores_used"] }.min || panel.workers.to_i
-          scale = [ideal, *group.map { |r| r["speedup"].to_f }, 1.0].max
-          names = group.map { |r| r["model"].length }.max
+          ideal = group.filter_map { |r| r.cores_used }.min || panel.workers.to_i
+          scale = [ideal, *group.map { |r| r.speedup.to_f }, 1.0].max
+          names = group.map { |r| r.model.length }.max
           # name, bar, " 12.34×  [0.50, 0.70]      n=10"
           bar_width = width ? (width - 4 - names - 36).clamp(8, WIDTH) : WIDTH
           ["#{title}  (ideal #{format("%.2f×", ideal)})"] + group.map { |r| line(r, names, scale, bar_width) }
         end
 
         def line(row, names, scale, bar_width = WIDTH)
-          name = "  #{row["model"].ljust(names)}  "
-          return "#{name}#{row["unsupported"]}" if row["unsupported"]
-          return "#{name}no successful run" if row["samples"].to_i.zero? || row["speedup"].nil?
+          name = "  #{row.model.ljust(names)}  "
+          return "#{name}#{row.unsupported}" if row.unsupported
+          return "#{name}no successful run" if row.samples.to_i.zero? || row.speedup.nil?
 
-          "#{name}#{bar(row["speedup"] / scale, bar_width).ljust(bar_width)} #{Notes.speedup_cell(row).rjust(7)}  " \
-            "#{interval(row).ljust(16)} n=#{row["samples"]}"
+          "#{name}#{bar(row.speedup / scale, bar_width).ljust(bar_width)} #{Notes.speedup_cell(row).rjust(7)}  " \
+            "#{interval(row).ljust(16)} n=#{row.samples}"
         end
 
         def interval(row)

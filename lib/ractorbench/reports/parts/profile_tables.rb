@@ -18,6 +18,8 @@ module Ractorbench
         # One model's profile, against serial's when there is one.
         Table = Struct.new(:title, :model, :tool, :measure, :headings, :rows, :sentence, :top, :file, :failure,
           keyword_init: true)
+        # What Notes.label reads of a row, from a profile record.
+        Labelled = Struct.new(:workload, :params, :workers, :messages, :ruby, keyword_init: true)
         TOP_SHOWN = 6
         HEADING = "Where the time went"
 
@@ -93,8 +95,8 @@ module Ractorbench
         end
 
         def label_row(record)
-          {"workload" => record["workload"], "params" => Plan::Configuration.params_label(record["params"]),
-           "workers" => record["workers"], "messages" => record["messages"], "ruby" => record["ruby"]}
+          Labelled.new(workload: record["workload"], params: Plan::Configuration.params_label(record["params"]),
+            workers: record["workers"], messages: record["messages"], ruby: record["ruby"])
         end
 
         def explain(findings)

@@ -61,7 +61,7 @@ module Ractorbench
             bars = panel.lines.reject(&:baseline?).flat_map do |line|
               line.cells.each_with_index.map { |row, i| [line.model, sbs.labels[i], row, bar_colour(line, i), cell(panel, line, i)] }
             end
-            speedups = bars.any? { |_, _, row, _| row && row["speedup"] }
+            speedups = bars.any? { |_, _, row, _| row&.speedup }
             return time_chart(panel, bars) unless speedups
 
             Svg::IntervalBars.new(title: "#{panel_title(panel)}: speedup over serial on each #{sbs.by}",
@@ -78,15 +78,15 @@ module Ractorbench
           def bar_colour(line, i) = line.disturbed(i) ? DISTURBED : colour(sbs.labels[i])
 
           def speedup_bar(model, label, row, colour, text)
-            return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row["speedup"]
+            return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row&.speedup
 
-            ci = row["speedup_ci"] || {}
-            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row["speedup"], low: ci["low"], high: ci["high"],
+            ci = row.speedup_ci
+            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.speedup, low: ci&.low, high: ci&.high,
               color: colour, text: text, tooltip: "#{model} on #{label}: #{text}")
           end
 
           def time_chart(panel, bars)
-            largest = bars.filter_map { |_, _, row, _| row && row["messages_time"]["max"] }.max.to_f
+            largest = bars.filter_map { |_, _, row, _| row&.messages_time&.max }.max.to_f
             scale, unit = if largest >= 1 then [1, "seconds"]
             elsif largest >= 1e-3 then [1e3, "milliseconds"]
             else [1e6, "microseconds"]
@@ -97,11 +97,11 @@ module Ractorbench
           end
 
           def time_bar(model, label, row, scale, colour, text)
-            return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row["samples"].to_i.positive? && !row["unsupported"]
+            return Svg::IntervalBars::Bar.new(label: model, detail: label, value: nil, text: text) unless row && row.samples.to_i.positive? && !row.unsupported
 
-            ci = row["messages_time_ci"] || {}
-            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row["messages_time"]["median"] * scale,
-              low: ci["low"]&.*(scale), high: ci["high"]&.*(scale), color: colour, text: text)
+            ci = row.messages_time_ci
+            Svg::IntervalBars::Bar.new(label: model, detail: label, value: row.messages_time.median * scale,
+              low: ci&.low&.*(scale), high: ci&.high&.*(scale), color: colour, text: text)
           end
         end
       end

@@ -38,29 +38,29 @@ module Ractorbench
         # of serial on the same side and size, for the spread.
         def text(row, serial = nil)
           return "-" if row.nil?
-          return row["unsupported"].split(":").first if row["unsupported"]
-          return "no run succeeded (#{row["failed"]} failed)" if row["samples"].to_i.zero?
+          return row.unsupported.split(":").first if row.unsupported
+          return "no run succeeded (#{row.failed} failed)" if row.samples.to_i.zero?
 
-          if row.baseline? || row["speedup"].nil?
-            return "#{time(row)} n=#{row["samples"]}#{failed(row)}"
+          if row.baseline? || row.speedup.nil?
+            return "#{time(row)} n=#{row.samples}#{failed(row)}"
           end
 
           # A ratio without a spread says why: one of its times is one run.
-          lone = (serial && serial["samples"] == 1 && row["samples"] > 1) ? " (serial n=1)" : ""
-          "#{speedup(row, serial)} n=#{row["samples"]}#{lone}#{failed(row)}"
+          lone = (serial && serial.samples == 1 && row.samples > 1) ? " (serial n=1)" : ""
+          "#{speedup(row, serial)} n=#{row.samples}#{lone}#{failed(row)}"
         end
 
         def time(row) = Summary.median(row)
 
-        def failed(row) = row["failed"].to_i.positive? ? " (#{row["failed"]} failed)" : ""
+        def failed(row) = row.failed.to_i.positive? ? " (#{row.failed} failed)" : ""
 
         def speedup(row, serial)
-          ci = row["speedup_ci"]
-          spread = if ci && ci["low"] then " #{Parts::FigureCells.interval(ci["low"], ci["high"])}"
+          ci = row.speedup_ci
+          spread = if ci&.low then " #{Parts::FigureCells.interval(ci.low, ci.high)}"
           elsif (rel = relative_spread(row, serial)) then format(" ±%.0f%%", rel * 100)
           else ""
           end
-          Parts::Notes.speedup_cell(row).sub(/ \?\z/, "") + spread + (row["idle_worker_runs"].to_i.positive? ? " ?" : "")
+          Parts::Notes.speedup_cell(row).sub(/ \?\z/, "") + spread + (row.idle_worker_runs.to_i.positive? ? " ?" : "")
         end
 
         # sqrt(cv(serial)² + cv(model)²): the spread of a ratio of two
@@ -69,10 +69,10 @@ module Ractorbench
           return nil unless serial
 
           parts = [row, serial].map do |r|
-            s = r["messages_time"]
-            return nil unless s["stddev"] && s["median"].to_f.positive?
+            s = r.messages_time
+            return nil unless s.stddev && s.median.to_f.positive?
 
-            s["stddev"] / s["median"]
+            s.stddev / s.median
           end
           Math.sqrt(parts.sum { |p| p * p })
         end
