@@ -35,8 +35,6 @@ class ModelTraitsTest < Minitest::Test
     # stages) and the keys of the facts the check brings back.
     "ractorbench/advisor/preflight.rb" => %w[threads],
     "ractorbench/advisor/diagnosis.rb" => %w[threads],
-    "ractorbench/advisor/threads_problem.rb" => %w[threads serial],
-    "ractorbench/advisor/ractor_problem.rb" => %w[serial],
     # Keys of other programs' data: the probe's M:N checks, vernier's profile.
     "ractorbench/rubies/settings.rb" => %w[threads ractors],
     "ractorbench/commands/ruby_list.rb" => %w[threads],
