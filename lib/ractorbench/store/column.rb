@@ -7,9 +7,8 @@ module Ractorbench
     class Columns
       # One field over a configuration's runs: a value while every run has
       # the same, then a list. Values are kept as they come and checked once
-      # the file is read (check), a whole list at a time where that is cheap;
-      # a value like one kept already (a digest, a status, a worker spread)
-      # is kept as that one, not as an object a run.
+      # the file is read (check); a value like one kept already (a digest, a
+      # status, a worker spread) is kept as that one, not as an object a run.
       class Column
         attr_reader :constant, :length
 
@@ -72,12 +71,10 @@ module Ractorbench
 
         # {row => what is wrong} for the runs whose value is not what the
         # field table says; the values kept as RunRecord.field makes them
-        # (printable where printed). A list of numbers is checked at once.
-        # scratch: an Array to copy a list with holes into.
-        def check(scratch = [])
+        # (printable where printed).
+        def check
           return {} unless @kind
           return constant_check if @values.nil?
-          return {} if Column.fine?(@kind, @holes ? scratch.replace(@values).tap { |list| list.delete(MISSING) } : @values, scratch)
 
           @values.each_with_index.with_object({}) do |(value, row), bad|
             next if MISSING.equal?(value)
@@ -95,35 +92,6 @@ module Ractorbench
           @length = @values.size
           @holes = @values.include?(MISSING)
         end
-
-        # Whether every value of list is one a line may hold, by a look at
-        # its least and greatest (false: look at each). A list with nulls is
-        # copied into scratch, not into a new Array: a new one a list made
-        # the heap's peak a third higher.
-        def self.fine?(kind, list, scratch = [])
-          case kind
-          when :count then list.all?(Integer) && (list.empty? || (list.min.positive? && list.max < Numbers::LIMIT))
-          when :seconds
-            numbers?(list, scratch) { |low, high| high < RunRecord::MAX_SECONDS && (low >= RunRecord::MIN_SECONDS || tiny_none?(list)) }
-          when :amount then numbers?(list, scratch) { |low, high| low >= 0 && high < RunRecord::MAX_AMOUNT }
-          when :status then RunRecord::STATUSES.sum { |status| list.count(status) } == list.size
-          when :boolean then [nil, true, false].sum { |value| list.count(value) } == list.size
-          else false
-          end
-        end
-
-        # Numbers and nulls whose least and greatest number the block takes.
-        def self.numbers?(list, scratch)
-          numbers = list
-          unless list.all?(Numeric)
-            numbers = list.equal?(scratch) ? scratch : scratch.replace(list)
-            numbers.compact!
-          end
-          numbers.all?(Numeric) && (numbers.empty? || yield(*numbers.minmax))
-        end
-
-        # No number of seconds in list is above 0 and below a nanosecond.
-        def self.tiny_none?(list) = list.all? { |v| v.nil? || v.zero? || v >= RunRecord::MIN_SECONDS }
 
         private
 

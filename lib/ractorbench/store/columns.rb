@@ -84,13 +84,12 @@ module Ractorbench
         row
       end
 
-      # Checks the values kept as the field table says, a list at a time:
+      # Checks the values kept as the field table says, once every line is read:
       # the runs with a value of the wrong shape are taken out, as
       # {row => [line number, what is wrong]} (rows as they were).
       def check
         bad = {}
-        scratch = []
-        @fields.each_value { |column| column.check(scratch).each { |row, why| bad[row] ||= [@numbers[row], why] } }
+        @fields.each_value { |column| column.check.each { |row, why| bad[row] ||= [@numbers[row], why] } }
         drop(bad) unless bad.empty?
         bad
       end
