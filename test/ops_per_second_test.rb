@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "csv"
 require "ractorbench/analysis/ops_per_second"
 require_relative "../harness/ractorbench/harness/async_subject"
 
@@ -97,6 +98,43 @@ class OpsPerSecondTest < Minitest::Test
       assert_match(/^conproc\.call +task\.async \{ \}\.wait +fibers +skipped$/, result.out)
       assert_match(/^conproc-call on bare: skipped: async not available on ruby \d/, result.out)
       refute_match(/Error|backtrace/, result.err)
+    end
+  end
+
+  # The JSON report's ops rows keep their keys, in order: a skipped row only
+  # what names it, a measured one its figures after (no "clock": this
+  # Ruby's child names none); and every format shows the same figures.
+  NAMES = %w[table subject model ruby seed ran runs unsupported failed].freeze
+  FIGURES = %w[samples ops_per_second net_ns_per_op gross_ops_per_second loop_ns_per_op executions seconds gc gc_note async].freeze
+  SUMMARY = %w[samples mean median variance stddev min max].freeze
+
+  def test_the_json_rows_keep_their_keys_and_every_format_the_same_figures
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "j.jsonl")
+      bare = "bare=env GEM_PATH=#{dir}/none GEM_HOME=#{dir}/none #{RbConfig.ruby}"
+      result = ractorbench("run", "--ruby", bare, "--ruby", "here=#{RbConfig.ruby}", "-w", "ops-per-second", "-m", "fibers",
+        "--param", "subject=conproc-call", "--param", "samples=3", "--time", "0.01", "--workers", "1", "--messages", "100",
+        "--reps", "2", "-o", out)
+      assert_equal 0, result.code, result.err
+      rows = JSON.parse(ractorbench("report", out, "--format", "json").out).fetch("ops_per_second").to_h { |r| [r["ruby"], r] }
+      skipped, measured = rows.values_at("bare", "here")
+      assert_equal NAMES, skipped.keys
+      assert_equal [0, []], skipped.values_at("runs", "failed")
+      assert_match(/\Aasync not available on ruby \d/, skipped["unsupported"])
+      assert_equal NAMES + FIGURES, measured.keys
+      assert_equal [2, 6, "on"], measured.values_at("runs", "samples", "gc")
+      assert_equal SUMMARY + ["relative_spread"], measured["ops_per_second"].keys
+      assert_equal [SUMMARY, SUMMARY], measured.values_at("net_ns_per_op", "gross_ops_per_second").map(&:keys)
+      assert_equal 6, measured["gross_ops_per_second"]["samples"]
+
+      ops = measured["ops_per_second"]
+      csv = CSV.parse(ractorbench("report", out, "--format", "csv").out, headers: true).find { |r| r["ruby"] == "here" }
+      assert_equal [ops["mean"], ops["stddev"], measured["loop_ns_per_op"]],
+        csv.values_at("ops_per_second_mean", "ops_per_second_stddev", "ops_loop_ns_per_op").map { |v| v && Float(v) }
+      grouped = ->(v) { v.nil? ? "-" : v.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse }
+      cell = ops["samples"].zero? ? "within the loop's noise" : "#{grouped[ops["mean"]]} ± #{grouped[ops["stddev"]]}"
+      assert_includes ractorbench("report", out, "--format", "markdown").out, "| fibers | here | 6 | #{measured["executions"]} executions in "
+      assert_includes ractorbench("report", out, "--format", "text").out, cell
     end
   end
 

@@ -12,6 +12,12 @@ module Ractorbench
     module Analysis::MemoryScenarios
       WORKLOAD = "memory"
 
+      # One configuration in every human format's terms; where a run
+      # succeeded, time is a Stats::MedianInterval of the scenario's seconds
+      # and kept_kb and peak_kb each a Stats::Descriptive.
+      Row = Struct.new(:scenario, :workers, :messages, :ruby, :model, :runs, :unsupported, :disturbed, :failed, :settle,
+        :time, :kept_kb, :peak_kb, keyword_init: true)
+
       module_function
 
       def rows(analysis)
@@ -21,19 +27,15 @@ module Ractorbench
 
       def row(group)
         params = group.params || {}
-        row = {"scenario" => params["scenario"].to_s, "workers" => group.workers, "messages" => group.messages, "ruby" => group.ruby,
-               "model" => group.model, "runs" => group.ok_count, "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
-               "failed" => group.failed_runs.map(&:reason).uniq, "settle" => group.ok_runs.first&.fetch("memory_settle", nil)}
+        row = Row.new(scenario: params["scenario"].to_s, workers: group.workers, messages: group.messages, ruby: group.ruby,
+          model: group.model, runs: group.ok_count, unsupported: group.unsupported_reason, disturbed: group.all_disturbed?,
+          failed: group.failed_runs.map(&:reason).uniq, settle: group.ok_runs.first&.memory_settle)
         return row if group.ok_count.zero?
 
-        time = Stats::MedianInterval.for(group.values("messages_time").compact)
-        row.merge("time" => {"median" => time.median, "low" => time.low, "high" => time.high},
-          "kept_kb" => summary(group.values("kept_kb")), "peak_kb" => summary(group.values("scenario_peak_kb")))
-      end
-
-      def summary(values)
-        s = Stats::Descriptive.new(values.compact)
-        {"median" => s.median, "stddev" => s.stddev, "samples" => s.n}
+        row.time = Stats::MedianInterval.for(group.values("messages_time").compact)
+        row.kept_kb = Stats::Descriptive.new(group.values("kept_kb").compact)
+        row.peak_kb = Stats::Descriptive.new(group.values("scenario_peak_kb").compact)
+        row
       end
     end
   end

@@ -15,9 +15,20 @@ module Ractorbench
     module Analysis::MessageRates
       WORKLOAD = "messaging"
 
+      # A configuration's median rate, its 95% interval (low and high nil
+      # below 6 runs), std dev and std dev relative to the mean.
+      Rate = Struct.new(:median, :low, :high, :stddev, :relative_spread, keyword_init: true)
+      # Its median rate over the fastest model's, with the bootstrap's
+      # interval; for the fastest model itself only estimate (1.0).
+      Ratio = Struct.new(:estimate, :low, :high, :fastest, keyword_init: true)
+      # One configuration in every human format's terms; rate and
+      # of_fastest nil where no run succeeded.
+      Row = Struct.new(:shape, :payload, :workers, :messages, :ruby, :model, :runs, :unit, :variant, :unsupported,
+        :disturbed, :failed, :rate, :of_fastest, keyword_init: true)
+
       module_function
 
-      # One hash a configuration, grouped by panel and Ruby, the fastest first.
+      # One Row a configuration, grouped by panel and Ruby, the fastest first.
       def rows(analysis)
         groups = analysis.groups.select { |g| g.workload == WORKLOAD }
         groups.group_by { |g| [g.params_label, g.workers, g.messages, g.ruby] }.sort_by { |(label, w, m, ruby), _| [label, w, m, ruby.to_s] }
@@ -28,7 +39,7 @@ module Ractorbench
         measured = groups.map { |g| [g, rates(g)] }
         fastest, fastest_rates = measured.reject { |_, r| r.empty? }.max_by { |_, r| Stats::Descriptive.new(r.values).median }
         measured.map { |g, r| row(g, r, fastest && (g.equal?(fastest) ? nil : [fastest, fastest_rates])) }
-          .sort_by { |r| [r["rate"] ? -r["rate"]["median"] : Float::INFINITY, r["model"]] }
+          .sort_by { |r| [r.rate ? -r.rate.median : Float::INFINITY, r.model] }
       end
 
       # {rep => messages per second} of the runs the figures come from.
@@ -41,23 +52,27 @@ module Ractorbench
 
       def row(group, rates, reference)
         params = group.params || {}
-        row = {"shape" => params["shape"].to_s, "payload" => params["payload"].to_s, "workers" => group.workers, "messages" => group.messages,
-               "ruby" => group.ruby, "model" => group.model, "runs" => rates.size, "unit" => unit(params["shape"].to_s),
-               "variant" => group.ok_runs.first&.fetch("variant", nil), "unsupported" => group.unsupported_reason, "disturbed" => group.all_disturbed?,
-               "failed" => group.failed_runs.map(&:reason).uniq}
+        shape = params["shape"].to_s
+        row = Row.new(shape: shape, payload: params["payload"].to_s, workers: group.workers, messages: group.messages,
+          ruby: group.ruby, model: group.model, runs: rates.size, unit: unit(shape), variant: group.ok_runs.first&.variant,
+          unsupported: group.unsupported_reason, disturbed: group.all_disturbed?, failed: group.failed_runs.map(&:reason).uniq)
         return row if rates.empty?
 
+        row.rate = rate(rates)
+        row.of_fastest = reference ? ratio(rates, *reference, group) : Ratio.new(estimate: 1.0)
+        row
+      end
+
+      def rate(rates)
         interval = Stats::MedianInterval.for(rates.values)
         summary = Stats::Descriptive.new(rates.values)
-        row["rate"] = {"median" => summary.median, "low" => interval.low, "high" => interval.high, "stddev" => summary.stddev,
-                       "relative_spread" => summary.relative_spread}
-        row["of_fastest"] = reference ? ratio(rates, *reference, group) : {"estimate" => 1.0}
-        row
+        Rate.new(median: summary.median, low: interval.low, high: interval.high, stddev: summary.stddev,
+          relative_spread: summary.relative_spread)
       end
 
       def ratio(rates, fastest, fastest_rates, group)
         interval = Stats::Bootstrap.ratio_of_medians(rates, fastest_rates, label: "#{group.label} / #{fastest.label}")
-        {"estimate" => interval.estimate, "low" => interval.low, "high" => interval.high, "fastest" => fastest.model}
+        Ratio.new(estimate: interval.estimate, low: interval.low, high: interval.high, fastest: fastest.model)
       end
 
       def unit(shape) = (shape == "one-way") ? "msg/s" : "rt/s"

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../stats/descriptive"
+require_relative "../stats/string_keys"
 require_relative "../plan/concurrently_tables"
 require_relative "../../../harness/ractorbench/harness/subject"
 
@@ -31,19 +32,28 @@ module Ractorbench
       # ever adds time, and a loop sample slowed by it would take off cost the
       # operation really had.
       class RunFigures
-        attr_reader :ops
+        attr_reader :samples, :seed, :ran, :gc, :gc_note, :async, :clock
 
+        # ops: a run's "ops" answer as the child wrote it (JSON, string keys),
+        # read once here.
         def initialize(ops)
-          @ops = ops
           @batch_size = ops.fetch("batch_size")
+          @samples = ops.fetch("samples")
+          @loop_samples = ops.fetch("loop_samples")
+          @seed = ops["seed"]
+          @ran = ops["ran"]
+          @gc = ops["gc"]
+          @gc_note = ops["gc_note"]
+          @async = ops["async"]
+          @clock = ops["clock"] # mruby's child names its clock (it may have no monotonic one)
         end
 
         def loop_ns
-          @loop_ns ||= ops.fetch("loop_samples").filter_map { |s| ns_per_op(s) }.min
+          @loop_ns ||= @loop_samples.filter_map { |s| ns_per_op(s) }.min
         end
 
         def gross_ns
-          ops.fetch("samples").map { |s| ns_per_op(s) }
+          samples.map { |s| ns_per_op(s) }
         end
 
         def net_ns
@@ -63,7 +73,7 @@ module Ractorbench
         # [executions, seconds] of the sample with the median gross rate: the
         # seed's "N executions in T seconds".
         def median_sample
-          sorted = ops.fetch("samples").sort_by { |s| -s[0] / s[1].to_f }
+          sorted = samples.sort_by { |s| -s[0] / s[1].to_f }
           batches, seconds = sorted[sorted.size / 2]
           [batches * @batch_size, seconds]
         end
@@ -75,42 +85,74 @@ module Ractorbench
         end
       end
 
-      # One configuration (subject x table x Ruby) in every format's terms.
-      def row(group)
-        figures = group.ok_runs.map { |r| RunFigures.new(r.fetch("ops")) }
-        ops = group.ok_runs.first&.fetch("ops") || {}
-        params = group.params || {}
-        # A skipped run records no subject; the harness's own files know it.
-        known = Harness::Subject.find(params["subject"].to_s)
-        row = {
-          "table" => params["table"], "subject" => params["subject"].to_s, "model" => group.model, "ruby" => group.ruby,
-          "seed" => ops["seed"] || known&.seed, "ran" => ops["ran"] || known&.ran, "runs" => figures.size,
-          "unsupported" => group.unsupported_reason&.sub(/\Anot supported on this Ruby: /, ""),
-          "failed" => group.failed_runs.map(&:reason)
-        }
-        figures.empty? ? row : row.merge(measured(figures, ops))
+      # Net operations per second: a sample's figures and its spread
+      # relative to the mean.
+      NetRates = Struct.new(*Stats::Descriptive::Figures.members, :relative_spread, keyword_init: true) do
+        include Stats::StringKeys
+
+        def self.of(summary) = new(**summary.figures.each_pair.to_h, relative_spread: summary.relative_spread)
       end
 
-      def measured(figures, ops)
-        net = Stats::Descriptive.new(figures.flat_map(&:net_rates))
-        executions, seconds = figures.first.median_sample
+      # What names a configuration, shown whether or not it ran.
+      HEAD = %i[table subject model ruby seed ran runs unsupported failed].freeze
+      # Its figures, where a run succeeded (the rates and the times per
+      # operation a Stats::Descriptive::Figures, ops_per_second a NetRates),
+      # then the clock its child named, if any.
+      FIGURES = %i[samples ops_per_second net_ns_per_op gross_ops_per_second loop_ns_per_op executions seconds
+        gc gc_note async clock].freeze
+
+      # One configuration (subject x table x Ruby) in every format's terms,
+      # read by method (row.ops_per_second.mean).
+      Row = Struct.new(*HEAD, *FIGURES, keyword_init: true) do
+        def measured? = runs.positive?
+
+        # The JSON report's object: string keys in the members' order; a row
+        # without figures has only its HEAD, a child that named no clock no
+        # "clock"; figures as Hashes.
+        def to_h
+          shown = measured? ? members : HEAD
+          shown -= [:clock] unless clock
+          shown.to_h { |m| [m.to_s, plain(self[m])] }
+        end
+
+        private def plain(value) = value.is_a?(Stats::StringKeys) ? value.to_h : value
+      end
+
+      def row(group)
+        figures = group.ok_runs.map { |r| RunFigures.new(r.ops) }
+        first = figures.first
+        params = group.params || {}
+        subject = params["subject"].to_s
+        # A skipped run records no subject; the harness's own files know it.
+        known = Harness::Subject.find(subject)
+        Row.new(
+          table: params["table"], subject: subject, model: group.model, ruby: group.ruby,
+          seed: first&.seed || known&.seed, ran: first&.ran || known&.ran, runs: figures.size,
+          unsupported: group.unsupported_reason&.sub(/\Anot supported on this Ruby: /, ""),
+          failed: group.failed_runs.map(&:reason), **(first ? measured(figures) : {})
+        )
+      end
+
+      def measured(figures)
+        first = figures.first
+        executions, seconds = first.median_sample
         {
-          "samples" => figures.sum { |f| f.ops["samples"].size },
-          "ops_per_second" => net.to_h.merge("relative_spread" => net.relative_spread),
-          "net_ns_per_op" => Stats::Descriptive.new(figures.flat_map(&:net_ns)).to_h,
-          "gross_ops_per_second" => Stats::Descriptive.new(figures.flat_map(&:gross_rates)).to_h,
-          "loop_ns_per_op" => Stats::Descriptive.new(figures.map(&:loop_ns)).median,
-          "executions" => executions, "seconds" => seconds,
-          "gc" => ops["gc"], "gc_note" => ops["gc_note"], "async" => ops["async"]
-        }.merge(ops["clock"] ? {"clock" => ops["clock"]} : {}) # a child that names its clock (mruby's may have no monotonic one)
+          samples: figures.sum { |f| f.samples.size },
+          ops_per_second: NetRates.of(Stats::Descriptive.new(figures.flat_map(&:net_rates))),
+          net_ns_per_op: Stats::Descriptive.new(figures.flat_map(&:net_ns)).figures,
+          gross_ops_per_second: Stats::Descriptive.new(figures.flat_map(&:gross_rates)).figures,
+          loop_ns_per_op: Stats::Descriptive.new(figures.map(&:loop_ns)).median,
+          executions: executions, seconds: seconds,
+          gc: first.gc, gc_note: first.gc_note, async: first.async, clock: first.clock
+        }
       end
 
       # Rows grouped into the seed's tables, each in the seed's order:
       # [[table, [row, ...]], ...], tables without rows left out.
       def tables(analysis)
         rows = analysis.groups.select { |g| group?(g) }.map { |g| row(g) }
-        rows.group_by { |r| table(r["table"]) }.sort_by { |t, _| Plan::ConcurrentlyTables::ALL.index(t) || Plan::ConcurrentlyTables::ALL.size }.map do |t, list|
-          [t, list.sort_by { |r| [t.subjects.index(r["subject"]) || t.subjects.size, r["subject"], r["ruby"].to_s] }]
+        rows.group_by { |r| table(r.table) }.sort_by { |t, _| Plan::ConcurrentlyTables::ALL.index(t) || Plan::ConcurrentlyTables::ALL.size }.map do |t, list|
+          [t, list.sort_by { |r| [t.subjects.index(r.subject) || t.subjects.size, r.subject, r.ruby.to_s] }]
         end
       end
     end

@@ -18,7 +18,12 @@ module Ractorbench
     module Bm
       LABEL_WIDTH = 15
       CAPTION = "      user     system      total        real"
-      COLUMNS = %w[user system total real].freeze
+      COLUMNS = %i[user system total real].freeze
+
+      # Medians of a configuration's runs' user and system CPU seconds.
+      Cpu = Struct.new(:user, :system, keyword_init: true)
+      # A model's line: its COLUMNS, the std dev of real and the run count.
+      Figures = Struct.new(*COLUMNS, :stddev, :n, keyword_init: true)
 
       module_function
 
@@ -56,16 +61,18 @@ module Ractorbench
         analysis.groups.each_with_object({}) do |g, by_model|
           next unless g.panel == panel
 
-          by_model[g.model] = %w[user system].to_h { |k| [k, Stats::Descriptive.new(g.values(k)).median] }
+          by_model[g.model] = Cpu.new(user: median(g.values("user")), system: median(g.values("system")))
         end
       end
 
       def figures(row, cpu)
-        return nil if row.unsupported || row.samples.to_i.zero? || cpu.nil? || cpu["user"].nil?
+        return nil if row.unsupported || row.samples.to_i.zero? || cpu.nil? || cpu.user.nil?
 
-        {"user" => cpu["user"], "system" => cpu["system"], "total" => cpu["user"] + cpu["system"],
-         "real" => row.messages_time.median, "stddev" => row.messages_time.stddev, "n" => row.samples}
+        Figures.new(user: cpu.user, system: cpu.system, total: cpu.user + cpu.system,
+          real: row.messages_time.median, stddev: row.messages_time.stddev, n: row.samples)
       end
+
+      def median(values) = Stats::Descriptive.new(values).median
 
       # serial where it ran; else a thread model (the seeds' other
       # reference); else the first.
@@ -83,8 +90,8 @@ module Ractorbench
         return "#{label}#{row.unsupported}" if row.unsupported
         return "#{label}no successful run (#{row.failed} failed)" unless f
 
-        spread = f["stddev"] ? format(" ± %.6f", f["stddev"]) : ""
-        format("%s%10.6f %10.6f %10.6f (%10.6f)  n=%d%s", label, f["user"], f["system"], f["total"], f["real"], f["n"], spread)
+        spread = f.stddev ? format(" ± %.6f", f.stddev) : ""
+        format("%s%10.6f %10.6f %10.6f (%10.6f)  n=%d%s", label, f.user, f.system, f.total, f.real, f.n, spread)
       end
 
       def faster_line(base, other, model, base_name)

@@ -59,15 +59,17 @@ module Ractorbench
       def ops_key(row, header)
         case header
         when "workload" then Plan::ConcurrentlyTables::WORKLOAD
-        when "failed" then row["failed"].size
-        when "model", "ruby", "unsupported" then row[header]
+        when "failed" then row.failed.size
+        when "model" then row.model
+        when "ruby" then row.ruby
+        when "unsupported" then row.unsupported
         end
       end
 
       def ops_cells(r)
-        ops = r["ops_per_second"] || {}
-        [r["table"], r["subject"], r["seed"], r["ran"], r["samples"], ops["mean"], ops["median"], ops["stddev"],
-          ops["relative_spread"], r["executions"], r["seconds"], r["loop_ns_per_op"]]
+        ops = r.ops_per_second
+        [r.table, r.subject, r.seed, r.ran, r.samples, ops&.mean, ops&.median, ops&.stddev,
+          ops&.relative_spread, r.executions, r.seconds, r.loop_ns_per_op]
       end
     end
 

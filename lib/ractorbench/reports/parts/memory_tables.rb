@@ -35,33 +35,33 @@ module Ractorbench
             *rows.map { |r| MarkdownText.row([panel(r), *cells(r)]) }, "", "- #{LEGEND}", *notes(rows).map { |l| "- #{l}" }]
         end
 
-        def figures?(r) = !r["time"].nil?
+        def figures?(r) = !r.time.nil?
 
-        def panel(r) = "#{r["scenario"]} #{r["workers"]}×#{r["messages"]}"
+        def panel(r) = "#{r.scenario} #{r.workers}×#{r.messages}"
 
         def cells(r)
-          keys = [r["ruby"], r["model"]]
+          keys = [r.ruby, r.model]
           return keys + ["", "", "", "not run (below)"] unless figures?(r)
 
-          [*keys, r["runs"].to_s, time(r["time"]), megabytes(r["kept_kb"]), megabytes(r["peak_kb"])]
+          [*keys, r.runs.to_s, time(r.time), megabytes(r.kept_kb), megabytes(r.peak_kb)]
         end
 
         def time(t)
-          range = t["low"] ? " #{Units.duration_range(t["median"], t["low"], t["high"])}" : ""
-          "#{Units.duration(t["median"])}#{range}"
+          range = t.low ? " #{Units.duration_range(t.median, t.low, t.high)}" : ""
+          "#{Units.duration(t.median)}#{range}"
         end
 
         def megabytes(s)
-          return "-" unless s["median"]
+          return "-" unless s.median
 
-          spread = s["stddev"] ? format(" ± %.1f", s["stddev"] / 1024.0) : ""
-          format("%.1f%s", s["median"] / 1024.0, spread)
+          spread = s.stddev ? format(" ± %.1f", s.stddev / 1024.0) : ""
+          format("%.1f%s", s.median / 1024.0, spread)
         end
 
         def not_run(rows) = RowOutcomes.not_run(rows, figures: method(:figures?), name: method(:panel))
 
         def notes(rows)
-          settles = rows.filter_map { |r| [r["ruby"], r["settle"]] if r["settle"] }.uniq
+          settles = rows.filter_map { |r| [r.ruby, r.settle] if r.settle }.uniq
           [*("Full GC: #{settles.map { |ruby, how| "#{how} on #{ruby}" }.join(", ")}." unless settles.empty?), *not_run(rows), *RowOutcomes.disturbed(rows)]
         end
       end

@@ -38,32 +38,32 @@ module Ractorbench
             *rows.map { |r| MarkdownText.row([panel(r), *cells(r)]) }, "", "- #{LEGEND}", *notes(rows).map { |l| "- #{l}" }]
         end
 
-        def figures?(r) = !r["rate"].nil?
+        def figures?(r) = !r.rate.nil?
 
         # "one-way string 1×20000".
-        def panel(r) = "#{r["shape"]} #{r["payload"]} #{r["workers"]}×#{r["messages"]}"
+        def panel(r) = "#{r.shape} #{r.payload} #{r.workers}×#{r.messages}"
 
         def cells(r)
-          keys = [r["ruby"], r["model"]]
+          keys = [r.ruby, r.model]
           return keys + ["", "", "not run (below)"] unless figures?(r)
 
-          [*keys, r["runs"].to_s, rate(r), of_fastest(r["of_fastest"])]
+          [*keys, r.runs.to_s, rate(r), of_fastest(r.of_fastest)]
         end
 
         def rate(r)
-          rate = r["rate"]
-          spread = rate["low"] ? "[#{short(rate["low"])}–#{short(rate["high"])}]" : spread(rate)
-          "#{short(rate["median"])} #{r["unit"]} #{spread}".strip
+          rate = r.rate
+          spread = rate.low ? "[#{short(rate.low)}–#{short(rate.high)}]" : spread(rate)
+          "#{short(rate.median)} #{r.unit} #{spread}".strip
         end
 
-        def spread(rate) = rate["relative_spread"] ? format("± %.0f%%", rate["relative_spread"] * 100) : ""
+        def spread(rate) = rate.relative_spread ? format("± %.0f%%", rate.relative_spread * 100) : ""
 
         def of_fastest(ratio)
-          return "fastest" if ratio["fastest"].nil?
-          return "-" unless ratio["estimate"]
+          return "fastest" if ratio.fastest.nil?
+          return "-" unless ratio.estimate
 
-          interval = ratio["low"] ? " [#{two(ratio["low"])}–#{two(ratio["high"])}]" : " [n<6]"
-          "#{two(ratio["estimate"])}×#{interval}"
+          interval = ratio.low ? " [#{two(ratio.low)}–#{two(ratio.high)}]" : " [n<6]"
+          "#{two(ratio.estimate)}×#{interval}"
         end
 
         # Two decimals, or two significant digits below 0.1 (a process's
@@ -77,7 +77,7 @@ module Ractorbench
         # How each model sent its messages, once per kind of shape; then why
         # some rows have no figures.
         def notes(rows)
-          shapes = rows.filter_map { |r| [r["model"], r["variant"]] if r["variant"] }.uniq.sort.map { |model, variant| "#{model}: #{variant}" }
+          shapes = rows.filter_map { |r| [r.model, r.variant] if r.variant }.uniq.sort.map { |model, variant| "#{model}: #{variant}" }
           shapes + not_run(rows) + RowOutcomes.disturbed(rows)
         end
       end

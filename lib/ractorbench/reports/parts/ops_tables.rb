@@ -31,14 +31,14 @@ module Ractorbench
         # (nil: lines kept whole).
         def compact(analysis, width, prose: nil)
           Analysis::OpsPerSecond.tables(analysis).map do |table, rows|
-            rubies = rows.map { |r| r["ruby"] }.uniq.size > 1
+            rubies = rows.map(&:ruby).uniq.size > 1
             columns = Columns.new(["Concurrently", "ractorbench ran", "model", *("ruby" if rubies), "n", "ops/s net ± sd"],
               right: rubies ? [4, 5] : [3, 4])
             # One group a subject: its Rubies' lines under one name.
-            rows.chunk_while { |a, b| a["subject"] == b["subject"] }.each do |same|
-              columns.group(same.first["seed"] || same.first["subject"], same.map do |r|
-                figures = outcome(r) ? ["", outcome(r).split(":").first] : [r["samples"].to_s, short_ops(r["ops_per_second"])]
-                [r["ran"] || r["subject"], r["model"], *(r["ruby"] if rubies), *figures]
+            rows.chunk_while { |a, b| a.subject == b.subject }.each do |same|
+              columns.group(same.first.seed || same.first.subject, same.map do |r|
+                figures = outcome(r) ? ["", outcome(r).split(":").first] : [r.samples.to_s, short_ops(r.ops_per_second)]
+                [r.ran || r.subject, r.model, *(r.ruby if rubies), *figures]
               end)
             end
             [Console.wrap(table.title, prose), columns.to_s(width), *[*notes(rows), *skipped_lines(rows)].map { |l| Console.wrap(l, prose) }].join("\n")
@@ -48,17 +48,17 @@ module Ractorbench
         # One line for the subjects one Ruby skipped for one reason (an
         # engine without async skips a dozen alike).
         def skipped_lines(rows)
-          rows.select { |r| r["unsupported"] }.group_by { |r| [r["ruby"], outcome(r)] }.map do |(ruby, why), list|
-            "#{list.map { |r| r["subject"] }.join(", ")} on #{ruby}: #{why}"
+          rows.select(&:unsupported).group_by { |r| [r.ruby, outcome(r)] }.map do |(ruby, why), list|
+            "#{list.map(&:subject).join(", ")} on #{ruby}: #{why}"
           end
         end
 
         # "12.8M ± 72%": three significant digits.
         def short_ops(ops)
-          return "within the loop's noise" if ops["samples"].to_i.zero?
+          return "within the loop's noise" if ops.samples.to_i.zero?
 
-          spread = ops["relative_spread"] ? format(" ± %.0f%%", ops["relative_spread"] * 100) : ""
-          "#{significant(ops["mean"])}#{spread}"
+          spread = ops.relative_spread ? format(" ± %.0f%%", ops.relative_spread * 100) : ""
+          "#{significant(ops.mean)}#{spread}"
         end
 
         def significant(value)
@@ -79,8 +79,9 @@ module Ractorbench
           end
         end
 
+        # The rows as the JSON report writes them.
         def json(analysis)
-          Analysis::OpsPerSecond.tables(analysis).flat_map { |_, rows| rows }
+          Analysis::OpsPerSecond.tables(analysis).flat_map { |_, rows| rows.map(&:to_h) }
         end
 
         def text_cells(r)
@@ -89,39 +90,39 @@ module Ractorbench
         end
 
         def cells(r)
-          keys = [r["seed"] || r["subject"], r["ran"] || r["subject"], r["model"], r["ruby"]]
+          keys = [r.seed || r.subject, r.ran || r.subject, r.model, r.ruby]
           return keys + [outcome(r), "", "", ""] if outcome(r)
 
-          ops = r["ops_per_second"]
-          keys + [r["samples"], format("%d executions in %.4f seconds", r["executions"], r["seconds"]),
-            ops["samples"].to_i.zero? ? "within the loop's noise" : "#{count(ops["mean"])} ± #{count(ops["stddev"])}",
-            ops["relative_spread"] ? format("%.1f%%", ops["relative_spread"] * 100) : "-"]
+          ops = r.ops_per_second
+          keys + [r.samples, format("%d executions in %.4f seconds", r.executions, r.seconds),
+            ops.samples.to_i.zero? ? "within the loop's noise" : "#{count(ops.mean)} ± #{count(ops.stddev)}",
+            ops.relative_spread ? format("%.1f%%", ops.relative_spread * 100) : "-"]
         end
 
         # Why a row has no figures: skipped on this Ruby, or failed.
         def outcome(r)
-          return "skipped: #{r["unsupported"]}" if r["unsupported"]
-          return "FAILED: #{r["failed"].first}" if r["runs"].zero? && r["failed"].any?
+          return "skipped: #{r.unsupported}" if r.unsupported
+          return "FAILED: #{r.failed.first}" if r.runs.zero? && r.failed.any?
 
-          "no successful runs" if r["runs"].zero?
+          "no successful runs" if r.runs.zero?
         end
 
         def notes(rows)
-          measured = rows.select { |r| r["loop_ns_per_op"] }
+          measured = rows.select(&:loop_ns_per_op)
           return [] if measured.empty?
 
-          loops = measured.map { |r| r["loop_ns_per_op"] }.minmax.map { |ns| format("%.1f", ns) }.uniq.join("-")
+          loops = measured.map(&:loop_ns_per_op).minmax.map { |ns| format("%.1f", ns) }.uniq.join("-")
           lines = ["ops/s net: executions per second once the empty loop's cost (batch.each { }, its fastest sample: #{loops} ns " \
             "an operation) is taken off; n = samples; executions: Concurrently's gross figure for the median sample. " \
-            "GC #{measured.map { |r| r["gc"] }.uniq.join("/")}#{async_note(measured)}."]
-          lines.concat(measured.filter_map { |r| r["gc_note"] }.uniq)
-          lines.concat(measured.filter_map { |r| "#{r["ruby"]} timed with #{r["clock"]}." if r["clock"] }.uniq)
-          rows.each { |r| r["failed"].each { |reason| lines << "FAILED #{r["subject"]} on #{r["ruby"]}: #{reason}" } }
+            "GC #{measured.map(&:gc).uniq.join("/")}#{async_note(measured)}."]
+          lines.concat(measured.filter_map(&:gc_note).uniq)
+          lines.concat(measured.filter_map { |r| "#{r.ruby} timed with #{r.clock}." if r.clock }.uniq)
+          rows.each { |r| r.failed.each { |reason| lines << "FAILED #{r.subject} on #{r.ruby}: #{reason}" } }
           lines
         end
 
         def async_note(rows)
-          versions = rows.filter_map { |r| r["async"] }.uniq
+          versions = rows.filter_map(&:async).uniq
           versions.empty? ? "" : "; fibers: async #{versions.join(", ")} (wait 0 = Fiber.scheduler.yield)"
         end
 
