@@ -5,6 +5,7 @@ require "ractorbench/profile/records"
 require "ractorbench/profile/choice"
 require "ractorbench/profile/difference"
 require "ractorbench/profile/totals"
+require "ractorbench/profile/vernier"
 
 # A profile line is read once into values (Profile::Record, its Summary,
 # the Summary's top Functions and Interpreter) that the findings and every
@@ -97,6 +98,27 @@ class ProfileRecordsTest < Minitest::Test
     assert_equal ["a note"], choice.notes
     assert_equal JSON.generate(entry), JSON.generate(choice.to_h)
     assert_nil Ractorbench::Profile::Choice.of({"type" => "header"})
+  end
+
+  # vernier's profile (the Firefox profiler's processed format: a
+  # thread's tables are columns) read by where the format keeps each
+  # column: a sample's stack, frame, function and file; its thread state
+  # (Idle: waiting); a GC pause marker over it; its weight.
+  def test_a_vernier_profile_is_read_column_by_column
+    own = File.join(Ractorbench::Profile::Vernier::WORKLOADS, "fib.rb")
+    thread = {"stringArray" => ["Fib.work", own, "GC pause", "Integer#times", "<internal>"],
+              "funcTable" => {"name" => [0, 3], "fileName" => [1, 4]}, "frameTable" => {"func" => [0, 1]},
+              "stackTable" => {"frame" => [0, 1, 1], "category" => [0, 0, 1]},
+              "samples" => {"stack" => [0, 0, 1, 2, nil], "time" => [1.0, 2.0, 3.0, 10.0, 11.0], "weight" => [1, 2, 1, 3, 1]},
+              "markers" => {"name" => [2], "startTime" => [2.5], "endTime" => [3.5]}}
+    json = {"meta" => {"interval" => 1.0, "categories" => [{"name" => "Ruby"}, {"name" => "Idle"}]}, "threads" => [thread]}
+    summary = Ractorbench::Profile::Vernier.read(JSON.generate(json)).summary
+    assert_equal 7, summary.samples
+    assert_equal({"gc" => 1, "waiting" => 3, "work" => 3}, summary.category_samples)
+    assert_in_delta 0.003, summary.seconds_in("work"), 1e-9
+    assert_in_delta 0.001, summary.seconds_in("gc"), 1e-9
+    assert_equal %w[Fib.work Integer#times], summary.top.map(&:function).uniq.sort
+    assert_nil summary.interpreter, "vernier sees no interpreter library"
   end
 
   private
