@@ -47,7 +47,7 @@ module Ractorbench
         parts << verdict
         spread = WorkerSpread.new(@analysis.runs, blocked: blocked_fibers).lines
         parts << spread.join("\n") unless spread.empty?
-        profiled = Reports::Parts::ProfileTables.compact(Profile::Findings.of(@analysis), label: ->(r) { "W=#{r["workers"]}" })
+        profiled = Reports::Parts::ProfileTables.compact(Profile::Findings.of(@analysis), label: ->(r) { "W=#{r.workers}" })
         parts << profiled.map { |line| wrap(line).join("\n") }.join("\n") unless profiled.empty?
         if @panel && @analysis.digest_check.agree?
           parts << recommendation

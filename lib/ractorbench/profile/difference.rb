@@ -25,14 +25,14 @@ module Ractorbench
 
       attr_reader :mine, :serial, :changes
 
-      # mine, serial: the "profile" of two profile records (Totals#to_h).
+      # mine, serial: the Summary of two profile records.
       def initialize(mine, serial)
         @mine = mine
         @serial = serial
         @changes = Categories::KEYS.map { |key| change(key) }.sort_by { |c| [-c.seconds, c.category] }
       end
 
-      def extra = mine["seconds"].to_f - serial["seconds"].to_f
+      def extra = mine.seconds.to_f - serial.seconds.to_f
 
       def grown = changes.select { |c| c.grew? && c.category != OTHERS }
 
@@ -43,7 +43,7 @@ module Ractorbench
       # records on the run's cores, so a profiled run on an idle machine has
       # a few ms of "others" that are perf itself, and a difference of those
       # few ms says nothing about the machine.
-      def others_worth_saying? = others&.grew? && others.seconds >= OTHERS_WORTH * mine["seconds"].to_f
+      def others_worth_saying? = others&.grew? && others.seconds >= OTHERS_WORTH * mine.seconds.to_f
 
       # Of what grew beyond the noise, each category's share.
       def shares
@@ -62,7 +62,7 @@ module Ractorbench
 
       # What a reader is told, measure: "core time" or "thread time".
       def sentence(measure)
-        totals = "#{seconds(mine["seconds"])} vs serial's #{seconds(serial["seconds"])}"
+        totals = "#{seconds(mine.seconds)} vs serial's #{seconds(serial.seconds)}"
         busy = others_worth_saying? ? "; other programs (perf's own recording among them) took #{seconds(others.seconds)} more of its cores" : ""
         if (text = went)
           more = extra.positive? ? "#{seconds(extra)} more #{measure} than serial's" : "no more #{measure} than serial's in all"
@@ -81,21 +81,13 @@ module Ractorbench
       private
 
       def change(key)
-        a = mine.dig("categories", key).to_f
-        b = serial.dig("categories", key).to_f
-        periods = [mine, serial].map { |p| period(p) }
+        periods = [mine, serial].map(&:period)
         # Idle cores are counted from the samples too: as many samples' worth.
         counts = [mine, serial].zip(periods).map do |p, length|
-          p.dig("category_samples", key).to_i + (length.positive? ? p.dig("idle", key).to_f / length : 0)
+          p.samples_in(key) + (length.positive? ? p.idle_in(key) / length : 0)
         end
         noise = NOISE_SIGMAS * Math.sqrt(counts.sum) * periods.max
-        Change.new(category: key, seconds: a - b, noise: noise)
-      end
-
-      # The seconds one sample stands for.
-      def period(profile)
-        cpu = profile["seconds"].to_f - (profile["idle"] || {}).values.sum
-        profile["samples"].to_i.positive? ? cpu / profile["samples"].to_i : 0.0
+        Change.new(category: key, seconds: mine.seconds_in(key) - serial.seconds_in(key), noise: noise)
       end
 
       def seconds(value) = Difference.seconds(value)

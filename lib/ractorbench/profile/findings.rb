@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "records"
+require_relative "choice"
 require_relative "difference"
 require_relative "categories"
 require_relative "../plan/configuration"
@@ -21,21 +22,22 @@ module Ractorbench
       # JIT code without a perf map: said when it is this share of a profile.
       UNNAMED_JIT = 0.1
 
-      # serial: the baseline's record of the same work (nil for a baseline's
-      # own entry); baseline: whether this entry's model is a baseline.
+      # record: a Record; serial: the baseline's Record of the same work
+      # (nil for a baseline's own entry); baseline: whether this entry's
+      # model is a baseline.
       Entry = Struct.new(:record, :serial, :difference, :baseline, keyword_init: true) do
         def key = Findings.key(record)
         def baseline? = baseline || false
-        def model = record["model"]
-        def profile = record["profile"]
-        def ok? = record["status"] == "ok" && !profile.nil?
+        def model = record.model
+        def profile = record.profile
+        def ok? = record.ok? && !profile.nil?
 
         # A model this Ruby (or this workload) does not run: nothing to profile.
-        def unsupported? = record["status"] == "unsupported"
+        def unsupported? = record.unsupported?
 
         # "core time" (perf: CPU and the run's idle cores) or "thread time"
         # (vernier samples threads, waiting too).
-        def measure = Findings.measure(record["tool"])
+        def measure = Findings.measure(record.tool)
       end
 
       # The findings of an Analysis (read once a file, however many parts
@@ -46,30 +48,30 @@ module Ractorbench
       end
 
       # The record's panel (Plan::Panel): all models of its workload, size and Ruby.
-      def self.key(record) = Plan::Configuration.of(record).panel
+      def self.key(record) = record.configuration.panel
 
       def self.measure(tool) = (tool == "vernier") ? "thread time" : "core time"
 
       attr_reader :asked
 
       def initialize(header, path)
-        @asked = header&.dig("profile", "asked")
-        @notes = Array(header&.dig("profile", "notes"))
+        choice = Choice.of(header)
+        @asked = choice&.asked
+        @notes = Array(choice&.notes)
+        @traits = Plan::ModelTraits.of(header)
         # The Rubies that ran with a JIT on, whose compiled code perf names only through the JIT's perf map.
-        @families = header&.fetch("families", nil) || {}
         @jit_rubies = Array(header&.fetch("rubies", nil)).select do |r|
           features = r.dig("info", "features") || {}
           features["yjit_enabled"] || features["zjit_enabled"]
         end.map { |r| r["name"] }
-        records = path ? Records.read(path, header).values : []
-        traits = Plan::ModelTraits.of(header)
-        serial = records.select { |r| traits.baseline?(r["model"]) && r["profile"] }
+        records = (choice && path) ? Records.read(path).values : []
+        serial = records.select { |r| @traits.baseline?(r.model) && r.profile }
         by_key = serial.to_h { |r| [Findings.key(r), r] }
         by_jobs = serial.to_h { |r| [jobs(r), r] }
         @entries = records.map do |r|
-          baseline = traits.baseline?(r["model"])
+          baseline = @traits.baseline?(r.model)
           base = baseline ? nil : (by_key[Findings.key(r)] || by_jobs[jobs(r)])
-          diff = Difference.new(r["profile"], base["profile"]) if base && r["profile"] && base["tool"] == r["tool"]
+          diff = Difference.new(r.profile, base.profile) if base && r.profile && base.tool == r.tool
           Entry.new(record: r, serial: base, difference: diff, baseline: baseline)
         end.sort_by { |e| [e.key.sort_key, e.baseline? ? "" : e.model.to_s] }
       end
@@ -92,22 +94,21 @@ module Ractorbench
       # with no symbols, JIT code perf could not name.
       def cautions
         lines = @notes.dup
-        forked = @entries.select { |e| e.record["tool"] == "vernier" && @families[e.model] == "process" }.map(&:model).uniq
+        forked = @entries.select { |e| e.record.tool == "vernier" && @traits.family(e.model) == "process" }.map(&:model).uniq
         unless forked.empty?
           lines << "vernier samples the process it runs in: the profiles of #{forked.join(", ")} hold the supervisor's " \
             "threads, not the forked workers' (--profile=perf samples every process)"
         end
-        @entries.select(&:ok?).group_by { |e| e.record["ruby"] }.each do |ruby, entries|
-          stripped = entries.map { |e| e.profile["interpreter"] }.compact.max_by { |i| i["samples"].to_i }
-          if stripped && stripped["samples"].to_i >= FEW && stripped["unnamed"].to_f / stripped["samples"] > 1 - STRIPPED
-            share = stripped["unnamed"].to_f / stripped["samples"]
-            lines << "#{ruby}: the interpreter (#{stripped["library"]}) has no symbols (a stripped build): " \
-              "#{format("%.0f%%", share * 100)} of its #{stripped["samples"]} samples could not be named, so garbage " \
+        @entries.select(&:ok?).group_by { |e| e.record.ruby }.each do |ruby, entries|
+          stripped = entries.filter_map { |e| e.profile.interpreter }.max_by { |i| i.samples.to_i }
+          if stripped && stripped.samples.to_i >= FEW && stripped.unnamed_share > 1 - STRIPPED
+            lines << "#{ruby}: the interpreter (#{stripped.library}) has no symbols (a stripped build): " \
+              "#{format("%.0f%%", stripped.unnamed_share * 100)} of its #{stripped.samples} samples could not be named, so garbage " \
               "collection, allocation, locks and the interpreter's own work inside it fall together under " \
               "\"#{Categories.label("unnamed")}\"; profile a Ruby with its symbols (one built by ruby-build, rbenv, " \
               "asdf or mise keeps them; Debian's needs its -dbgsym package from the debug archive)"
           end
-          jit = entries.map { |e| jit_share(e.profile) }.max
+          jit = entries.map { |e| e.profile.anonymous_share }.max
           if jit > UNNAMED_JIT && @jit_rubies.include?(ruby)
             lines << "#{ruby}: up to #{format("%.0f%%", jit * 100)} of a profile fell in JIT code perf could not name " \
               "(no perf map: this Ruby has no --yjit-perf or --zjit-perf, which came with Ruby 3.3)"
@@ -118,13 +119,7 @@ module Ractorbench
 
       private
 
-      def jobs(record) = Plan::Configuration.of(record).jobs_key
-
-      def jit_share(profile)
-        unnamed = profile["unnamed"] || {}
-        anonymous = unnamed.select { |library, _| library.start_with?("anonymous memory") }.values.sum
-        profile["samples"].to_i.positive? ? anonymous.to_f / profile["samples"].to_i : 0.0
-      end
+      def jobs(record) = record.configuration.jobs_key
     end
   end
 end

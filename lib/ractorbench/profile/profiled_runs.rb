@@ -5,6 +5,7 @@ require "time"
 require_relative "perf"
 require_relative "vernier"
 require_relative "records"
+require_relative "record"
 require_relative "../measure/launcher"
 require_relative "../measure/outcome"
 require_relative "../rubies/child_programs"
@@ -49,8 +50,8 @@ module Ractorbench
         specs.each do |spec|
           @progress.started("profile #{spec.configuration.label}")
           record = profile(spec)
-          Thread.handle_interrupt(SignalException => :never) { @writer.append(record) }
-          @progress.say("PROFILE FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
+          Thread.handle_interrupt(SignalException => :never) { @writer.append(record.to_h) }
+          @progress.say("PROFILE FAILED #{record.id}: #{Printable.name(record.reason)}") if record.failed?
           @progress.finished
         end
       rescue SignalException => e
@@ -71,19 +72,24 @@ module Ractorbench
         launch = lambda do |started, options|
           Measure::Launcher.new(started, Rubies::ChildPrograms::CRUBY.child, timeout: @timeout).call(child_spec.merge("profile" => options))
         end
-        launched, (summary, why), kept = if tool == "perf"
+        launched, (totals, why), kept = if tool == "perf"
           Perf.record(target, timeout: @timeout, capacity: capacity(spec), &launch)
         else
           Vernier.record(target, timeout: @timeout, &launch)
         end
         outcome = Measure::Outcome.new(launched, timeout: @timeout).to_h
-        record = {"type" => Records::TYPE, "id" => Records.id(spec.configuration), "started_at" => started_at}
+        record = Record.from({"type" => Records::TYPE, "id" => Records.id(spec.configuration), "started_at" => started_at}
           .merge(spec.to_h.except("rep")).merge("tool" => tool)
-          .merge(outcome.slice("status", "failure", "reason", "messages_time", "whole_time", "stderr_tail"))
-        return record unless outcome["status"] == "ok"
-        return record.merge("status" => "failed", "failure" => "profile", "reason" => why) unless summary
+          .merge(outcome.slice("status", "failure", "reason", "messages_time", "whole_time", "stderr_tail")))
+        return record unless record.ok?
 
-        record.merge("file" => keep(spec, tool, summary, kept), "profile" => summary.to_h)
+        if totals
+          record.file = keep(spec, tool, totals, kept)
+          record.profile = totals.summary
+        else
+          record.status, record.failure, record.reason = "failed", "profile", why
+        end
+        record
       end
 
       # The cores a run could use, as Analysis::Gap counts them: serial's one.
@@ -97,12 +103,12 @@ module Ractorbench
       # category and function (flamegraph.pl, speedscope and inferno read
       # it), vernier's own file (vernier's viewer, the Firefox profiler).
       # Named in the record relative to the results file's folder.
-      def keep(spec, tool, summary, kept)
+      def keep(spec, tool, totals, kept)
         folder = Records.folder(@writer.path)
         FileUtils.mkdir_p(folder)
         name = spec.configuration.label.gsub(%r{[^A-Za-z0-9_.=,+-]+}, "_")
         path = File.join(folder, (tool == "perf") ? "#{name}.perf.folded" : "#{name}.vernier.json")
-        File.binwrite(path, (tool == "perf") ? summary.folded : kept)
+        File.binwrite(path, (tool == "perf") ? totals.folded : kept)
         File.join(File.basename(folder), File.basename(path))
       end
     end

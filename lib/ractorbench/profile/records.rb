@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
-require_relative "../plan/configuration"
+require_relative "record"
 require_relative "../store/marks"
 require_relative "../store/bounded_lines"
 
@@ -9,8 +8,8 @@ module Ractorbench
   module Profile
     # The "profile" lines of a results file: one profiled run of a
     # configuration each. Store.read reads "run" lines only, so no figure
-    # of any report comes from them; this reads them, and only in a file
-    # whose header says it was collected with --profile.
+    # of any report comes from them; this reads them (in a file whose
+    # header says it was collected with --profile: Choice.of).
     module Records
       TYPE = "profile"
       # How every profile line the collector writes starts.
@@ -25,21 +24,19 @@ module Ractorbench
         File.join(File.dirname(results_path), "#{File.basename(results_path, ".*")}.profiles")
       end
 
-      # {configuration label => record}, the last line of each (nil-safe:
+      # {configuration label => Record}, the last line of each (nil-safe:
       # a line that is not a JSON object is skipped, as a damaged run line is).
-      def read(path, header)
-        return {} unless header&.key?("profile")
-
+      def read(path)
         found = {}
         File.open(path, "rb") do |file|
           # A piece at a time: a line longer than a piece is no profile line.
           Store::BoundedLines.each_piece(file) do |line, at_start|
             next unless at_start && line.end_with?("\n") && line.start_with?(START)
 
-            record = Store::Marks.parse(line)
-            next unless record && record["type"] == TYPE && record["workload"].is_a?(String)
+            record = Record.from(Store::Marks.parse(line))
+            next unless record&.type == TYPE && record.workload.is_a?(String)
 
-            found[Plan::Configuration.of(record).label] = record
+            found[record.configuration.label] = record
           end
         end
         found

@@ -30,8 +30,6 @@ module Ractorbench
         @asked = asked
       end
 
-      def to_h = {"asked" => @asked}
-
       # stackprof never profiles ractors: it crashes under the M:N scheduler
       # that non-main ractors run on. families: {model => family} of the
       # plan's models.

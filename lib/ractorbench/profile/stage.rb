@@ -3,6 +3,7 @@
 require_relative "request"
 require_relative "profiled_runs"
 require_relative "records"
+require_relative "choice"
 require_relative "../measure/progress"
 require_relative "../base/plural"
 
@@ -22,19 +23,19 @@ module Ractorbench
 
       # A collection resumed: what its header asked for, chosen again here.
       def self.resume(header, targets, say:)
-        asked = header.dig("profile", "asked")
+        asked = Choice.of(header)&.asked
         asked && new(Request.new(asked), targets, say: say)
       end
 
       def any? = @tools.values.any?
 
-      def to_h = @request.to_h.merge("tools" => @tools, "notes" => @notes)
+      def to_h = Choice.new(asked: @request.asked, tools: @tools, notes: @notes).to_h
 
       # The profiled runs, after every timed run: one a configuration of
       # runs that has none yet in the file (writer's).
       # recorded: how many timed runs the collection holds (said if stopped).
       def collect(runs, catalog:, targets:, timeout:, writer:, io:, recorded: runs.size)
-        done = Records.read(writer.path, {"profile" => true}).values.to_h { |r| [r["id"], true] }
+        done = Records.read(writer.path).values.to_h { |r| [r.id, true] }
         specs = ProfiledRuns.pending(runs, catalog, @tools, done: done)
         return if specs.empty?
 

@@ -2,14 +2,15 @@
 
 require "set"
 require_relative "categories"
+require_relative "summary"
 
 module Ractorbench
   module Profile
     # One profile, summed: the seconds each category took, the functions
     # that took the most (self time: the function the sample was in), and
     # the stacks for a flame view (folded: "category;function;... count").
-    # What the record of a profiled run keeps, so that a report needs
-    # neither perf nor the profile file.
+    # What the record of a profiled run keeps is its Summary, so that a
+    # report needs neither perf nor the profile file.
     class Totals
       TOP = 15
 
@@ -29,7 +30,7 @@ module Ractorbench
         @unnamed = Hash.new(0)
         @pids = Set.new
         @idle = Hash.new(0.0)
-        @interpreter = {"library" => nil, "samples" => 0, "unnamed" => 0}
+        @interpreter = Summary::Interpreter.new(library: nil, samples: 0, unnamed: 0)
       end
 
       # function: the name shown (with its library where it has no name);
@@ -64,9 +65,9 @@ module Ractorbench
       # libruby): how many of them had a symbol says whether the Ruby under
       # test was stripped.
       def interpreter_sample(library, named:)
-        @interpreter["library"] ||= library
-        @interpreter["samples"] += 1
-        @interpreter["unnamed"] += 1 unless named
+        @interpreter.library ||= library
+        @interpreter.samples += 1
+        @interpreter.unnamed += 1 unless named
       end
 
       # {category => seconds}, every category in the table's order.
@@ -77,7 +78,7 @@ module Ractorbench
 
       def top(count = TOP)
         @functions.sort_by { |(name, _), (secs, _)| [-secs, name] }.first(count).map do |(name, category), (secs, n)|
-          {"function" => name, "category" => category, "seconds" => secs.round(6), "samples" => n}
+          Summary::Function.new(function: name, category: category, seconds: secs.round(6), samples: n)
         end
       end
 
@@ -86,12 +87,14 @@ module Ractorbench
 
       def folded = @folded.sort.map { |stack, n| "#{stack} #{n}\n" }.join
 
-      def to_h
-        {"seconds" => seconds.round(6), "samples" => samples, "categories" => categories,
-         "category_samples" => category_samples, "top" => top, "unnamed" => unnamed,
-         "interpreter" => (@interpreter if @interpreter["samples"].positive?),
-         "capacity" => capacity, "idle" => (@idle.transform_values { |v| v.round(6) } if capacity)}.compact
+      def summary
+        Summary.new(seconds: seconds.round(6), samples: samples, categories: categories, category_samples: category_samples,
+          top: top, unnamed: unnamed, interpreter: (@interpreter.dup if @interpreter.samples.positive?),
+          capacity: capacity, idle: (@idle.transform_values { |v| v.round(6) } if capacity))
       end
+
+      # The summary as the record's JSON has it.
+      def to_h = summary.to_h
     end
   end
 end

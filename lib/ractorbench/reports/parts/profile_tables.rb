@@ -4,6 +4,7 @@ require_relative "notes"
 require_relative "markdown_text"
 require_relative "../../base/printable"
 require_relative "../../profile/findings"
+require_relative "../../profile/record"
 require_relative "../../profile/difference"
 require_relative "../../profile/categories"
 
@@ -18,7 +19,7 @@ module Ractorbench
         # One model's profile, against serial's when there is one.
         Table = Struct.new(:title, :model, :tool, :measure, :headings, :rows, :sentence, :top, :file, :failure,
           keyword_init: true)
-        # What Notes.label reads of a row, from a profile record.
+        # What Notes.label reads of a row, from a profile Record.
         Labelled = Struct.new(:workload, :params, :workers, :messages, :ruby, keyword_init: true)
         TOP_SHOWN = 6
         HEADING = "Where the time went"
@@ -40,13 +41,13 @@ module Ractorbench
 
         def table(entry)
           record = entry.record
-          title = "#{Notes.label(label_row(record))}: #{record["model"]}#{" against #{entry.serial["model"]}" if entry.difference}"
-          base = Table.new(title: title, model: record["model"], tool: record["tool"], measure: entry.measure, file: record["file"])
-          return base.tap { |t| t.failure = record["reason"] || "no profile" } unless entry.ok?
+          title = "#{Notes.label(label_row(record))}: #{record.model}#{" against #{entry.serial.model}" if entry.difference}"
+          base = Table.new(title: title, model: record.model, tool: record.tool, measure: entry.measure, file: record.file)
+          return base.tap { |t| t.failure = record.reason || "no profile" } unless entry.ok?
 
-          base.headings = ["category", *(entry.serial["model"] if entry.difference), record["model"], *("change" if entry.difference)]
+          base.headings = ["category", *(entry.serial.model if entry.difference), record.model, *("change" if entry.difference)]
           base.rows = rows(entry)
-          base.sentence = entry.difference && "#{record["model"]}: #{entry.difference.sentence(entry.measure)}"
+          base.sentence = entry.difference && "#{record.model}: #{entry.difference.sentence(entry.measure)}"
           base.top = top(entry.profile)
           base
         end
@@ -55,12 +56,12 @@ module Ractorbench
         def rows(entry)
           mine = entry.profile
           diff = entry.difference
-          keys = diff ? diff.changes.map(&:category) : Profile::Categories::KEYS.sort_by { |k| -mine.dig("categories", k).to_f }
+          keys = diff ? diff.changes.map(&:category) : Profile::Categories::KEYS.sort_by { |k| -mine.seconds_in(k) }
           # Other programs' share is not the run's: last.
           keys = keys.partition { |k| k != Profile::Difference::OTHERS }.flatten
           body = keys.filter_map do |key|
-            a = mine.dig("categories", key).to_f
-            b = diff ? diff.serial.dig("categories", key).to_f : 0.0
+            a = mine.seconds_in(key)
+            b = diff ? diff.serial.seconds_in(key) : 0.0
             next if a.zero? && b.zero?
 
             change = diff&.changes&.find { |c| c.category == key }
@@ -71,12 +72,12 @@ module Ractorbench
         end
 
         def cell(seconds, profile)
-          share = profile["seconds"].to_f.positive? ? seconds / profile["seconds"].to_f : 0
+          share = profile.seconds.to_f.positive? ? seconds / profile.seconds.to_f : 0
           "#{Profile::Difference.seconds(seconds)} #{format("%.0f%%", share * 100)}"
         end
 
         # The profile's whole time and how many samples it holds.
-        def total_cell(profile) = "#{Profile::Difference.seconds(profile["seconds"])} n=#{profile["samples"]}"
+        def total_cell(profile) = "#{Profile::Difference.seconds(profile.seconds)} n=#{profile.samples}"
 
         # "+190 ms", or "~ +3 ms" within the sampling noise.
         def change_cell(change)
@@ -87,20 +88,20 @@ module Ractorbench
         def signed(seconds) = "#{seconds.negative? ? "-" : "+"}#{Profile::Difference.seconds(seconds)}"
 
         def top(profile)
-          total = profile["seconds"].to_f
-          Array(profile["top"]).first(TOP_SHOWN).map do |f|
-            share = total.positive? ? f["seconds"].to_f / total : 0
-            "#{Printable.name(f["function"])} #{format("%.0f%%", share * 100)} (#{f["category"]})"
+          total = profile.seconds.to_f
+          Array(profile.top).first(TOP_SHOWN).map do |f|
+            share = total.positive? ? f.seconds.to_f / total : 0
+            "#{Printable.name(f.function)} #{format("%.0f%%", share * 100)} (#{f.category})"
           end
         end
 
         def label_row(record)
-          Labelled.new(workload: record["workload"], params: Plan::Configuration.params_label(record["params"]),
-            workers: record["workers"], messages: record["messages"], ruby: record["ruby"])
+          Labelled.new(workload: record.workload, params: Plan::Configuration.params_label(record.params),
+            workers: record.workers, messages: record.messages, ruby: record.ruby)
         end
 
         def explain(findings)
-          tools = findings.entries.map { |e| e.record["tool"] }.uniq.compact
+          tools = findings.entries.map { |e| e.record.tool }.uniq.compact
           what = tools.map do |t|
             if t == "vernier"
               "vernier (thread time: every thread's Ruby frames, waiting included)"
@@ -119,7 +120,7 @@ module Ractorbench
         # count only: its workload is the user's file).
         def compact(findings, label: ->(record) { Notes.label(label_row(record)) })
           lines = findings.entries.reject(&:unsupported?).filter_map do |e|
-            next "PROFILE FAILED: #{label.call(e.record)}: #{e.model}: #{Printable.name(e.record["reason"])}" unless e.ok?
+            next "PROFILE FAILED: #{label.call(e.record)}: #{e.model}: #{Printable.name(e.record.reason)}" unless e.ok?
 
             "WHERE THE TIME WENT: #{label.call(e.record)}: #{e.model}: #{e.difference.sentence(e.measure)}" if e.difference
           end
@@ -180,9 +181,9 @@ module Ractorbench
         def json(findings)
           findings.entries.map do |e|
             r = e.record
-            {"configuration" => r.slice("workload", "model", "workers", "messages", "params", "ruby"), "tool" => r["tool"],
-             "measure" => e.measure, "status" => r["status"], "reason" => r["reason"], "file" => r["file"],
-             "profile" => e.profile, "vs_serial" => e.difference&.to_h}.compact
+            {"configuration" => r.to_h.slice(*Profile::Record::CONFIGURATION), "tool" => r.tool, "measure" => e.measure,
+             "status" => r.status, "reason" => r.reason, "file" => r.file, "profile" => e.profile&.to_h,
+             "vs_serial" => e.difference&.to_h}.compact
           end
         end
       end
