@@ -45,7 +45,7 @@ module FairFight
     puts "\n$ ractorbench #{command.drop(1).join(" ")}"
     system(RbConfig.ruby, *command, out: File::NULL, err: File::NULL)
     analysis = Ractorbench::Analysis.new(Ractorbench::Store.read(out))
-    try = analysis.header.fetch("try")
+    try = analysis.header.try
     panel = Ractorbench::Analysis::Sweep.panels(analysis, min_counts: 1).first
     disturbed = analysis.runs.count { |r| r["disturbed"] }
     puts "  #{try["module"]}: #{try["items"]} items, #{format("%.1f", try.dig("preflight", "seconds_per_item") * 1e6)} µs an item; " \

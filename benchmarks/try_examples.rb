@@ -47,7 +47,7 @@ Dir.mktmpdir do |dir|
       format("%s %.2f× (W=%d, n=%d%s)", s.model, p.speedup, p.workers, p.samples, ci)
     end
     recommendation = out[/^Recommendation: (.*)$/, 1] || "(none: #{out[/^INCOMPLETE.*$/] || "see output"})"
-    puts "| #{name} | #{contents.header.dig("try", "items")} | #{format("%.2f", check_s)} (exit #{check_status.exitstatus}) | " \
+    puts "| #{name} | #{contents.header.try&.dig("items")} | #{format("%.2f", check_s)} (exit #{check_status.exitstatus}) | " \
       "#{format("%.1f", sweep_s)} | #{contents.runs.size} | #{best.join("; ")} | #{recommendation} |"
   end
 end

@@ -99,9 +99,9 @@ class InterpreterSettingsTest < Minitest::Test
   end
 
   def test_a_ruby_built_without_yjit_is_named_as_such
-    settings = Ractorbench::Rubies::InterpreterSettings.new(
-      "argv" => ["ruby", "--yjit"], "env" => {}, "info" => {"features" => {"yjit" => false, "yjit_enabled" => false}}
-    )
+    ruby = Ractorbench::Rubies::Target.new(name: "ruby", argv: ["ruby", "--yjit"],
+      info: {"features" => {"yjit" => false, "yjit_enabled" => false}})
+    settings = Ractorbench::Rubies::InterpreterSettings.new(ruby)
     assert_match(/YJIT was asked for \(--yjit\) but is not on: this Ruby was built without YJIT/, settings.unsupported_reason)
     assert_equal "YJIT off", settings.label
   end

@@ -84,7 +84,7 @@ class ResumeEveryWriterTest < Minitest::Test
         next
       end
       # --resume's own check of the file as written.
-      Ractorbench::Collection::RecordedPlan.new(path, results_lines(path).first, [], default_timeout: 600)
+      Ractorbench::Collection::RecordedPlan.new(path, Ractorbench::Store::Header.new(results_lines(path).first), [], default_timeout: 600)
       opened += 1
     end
     assert_operator opened, :>=, 5, "most suites run here"

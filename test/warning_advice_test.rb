@@ -11,6 +11,7 @@ require "ractorbench/analysis/row"
 # is read from the warning's words.
 class WarningAdviceTest < Minitest::Test
   W = Ractorbench::Analysis::Warnings
+  MACHINE = Ractorbench::Store::Header::Machine.new({"usable_cores" => 2})
 
   def row(workers: 2, stddev: 0.5, **figures)
     Ractorbench::Analysis::Row.new(workload: "prime", model: "threads", workers: workers, messages: 10, params: "", ruby: "ruby",
@@ -27,7 +28,7 @@ class WarningAdviceTest < Minitest::Test
   end
 
   def test_advice_that_needs_only_a_refused_option_is_left_out
-    over = W.oversubscribed([row(workers: 4)], {"usable_cores" => 2})
+    over = W.oversubscribed([row(workers: 4)], MACHINE)
     assert_match(/use --workers up to 2/, over.for_options(["--scale"]))
     assert_nil over.for_options(["--workers"])
   end
@@ -37,7 +38,7 @@ class WarningAdviceTest < Minitest::Test
   # tour by leaving it out of `needs`.
   def test_every_named_option_is_declared_or_always_taken
     always = %w[--reps --first-run --wait-quiet --cpus]
-    warnings = [W.spread([row]), W.oversubscribed([row(workers: 4)], {"usable_cores" => 2}), W.too_short([row(speedup: 0.01)]),
+    warnings = [W.spread([row]), W.oversubscribed([row(workers: 4)], MACHINE), W.too_short([row(speedup: 0.01)]),
       W.idle_workers([row(idle_worker_runs: 1, idle_worker_jobs: [3, 0])]), W.few_samples([row(samples: 2)])]
     warnings.each do |warning|
       named = warning.message.scan(/--[a-z][a-z-]*/).uniq

@@ -59,7 +59,7 @@ module Ractorbench
 
     # What each model is (family, shape, baseline, ceilings, checks), as
     # the header recorded it, else derived for an older file.
-    def traits = @traits ||= Plan::ModelTraits.of(header)
+    def traits = @traits ||= Plan::ModelTraits.of(header.as_json)
 
     # A model's family (serial, thread, process, ractor, fiber).
     def family(model) = traits.family(model)

@@ -192,7 +192,7 @@ module Ractorbench
     def resumable!(header)
       return if @matrix.runs.empty?
 
-      RecordedPlan.new(@output, JSON.parse(JSON.generate(header)), [], default_timeout: DEFAULT_TIMEOUT)
+      RecordedPlan.new(@output, Store::Header.new(JSON.parse(JSON.generate(header))), [], default_timeout: DEFAULT_TIMEOUT)
     rescue UsageError => e
       raise NotResumable, "ractorbench could not finish this collection after a stop, so it does not start it (a bug " \
         "in ractorbench; please report it): #{e.message}"

@@ -32,7 +32,7 @@ module Ractorbench
       open_results(path) do |file|
         header, offset = read_header(path, file)
         source = Source.new(path) if file.stat.file?
-        reader = Reader.new(source, offset: offset, kept: Columns.kept(header["fields"])).read(file)
+        reader = Reader.new(source, offset: offset, kept: Columns.kept(header.fields)).read(file)
         Contents.new(path: path, header: header, runs: reader.runs, truncated: reader.truncated?, skipped: reader.skipped)
       end
     end
@@ -69,7 +69,7 @@ module Ractorbench
       raise JSON::ParserError unless line&.valid_encoding?
 
       header = JSON.parse(line)
-      return Header.check(path, header) if header.is_a?(Hash) && header["type"] == "header" && header["tool"] == TOOL
+      return Header.read(path, header) if header.is_a?(Hash) && header["type"] == "header" && header["tool"] == TOOL
 
       raise JSON::ParserError
     rescue JSON::ParserError

@@ -18,7 +18,7 @@ module Ractorbench
       Context = Struct.new(:file, :preflight, :items, :items_note, :ruby_description, :usable_cores, :reps, :path,
         :patterns, keyword_init: true)
 
-      def self.try?(analysis) = analysis.header.key?("try")
+      def self.try?(analysis) = !analysis.header.try.nil?
 
       attr_reader :analysis
 
@@ -26,7 +26,7 @@ module Ractorbench
       # how the item count was chosen, when known.
       def initialize(analysis, file: nil, items_note: nil)
         @analysis = analysis
-        @try = TryFindings.from(analysis.header.fetch("try"))
+        @try = TryFindings.from(analysis.header.try)
         @file = file
         @items_note = items_note
       end
@@ -53,8 +53,8 @@ module Ractorbench
         header = @analysis.header
         Context.new(file: @file || @try.file, preflight: preflight, items: items,
           items_note: @items_note || "as recorded in the results file",
-          ruby_description: Array(header["rubies"]).first&.dig("info", "description"),
-          usable_cores: header.dig("machine", "usable_cores"), reps: reps, path: @analysis.contents.path,
+          ruby_description: header.rubies.first&.info&.description,
+          usable_cores: header.machine.usable_cores, reps: reps, path: @analysis.contents.path,
           patterns: @try.patterns || {})
       end
 
@@ -83,7 +83,7 @@ module Ractorbench
 
       private
 
-      def reps = Plan::Matrix.planned(@analysis.header["plan"]).map(&:rep).max
+      def reps = Plan::Matrix.planned(@analysis.header.plan).map(&:rep).max
 
       # A model that failed in the sweep on an item the check did not try.
       def failure_diagnoses(known)

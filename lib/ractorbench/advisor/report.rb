@@ -252,7 +252,7 @@ module Ractorbench
       # Threads that failed where the check found code loaded on first use:
       # the fix it printed above ends that race too.
       def load_race(model, runs)
-        return nil unless @analysis.header.dig("families", model) == "thread"
+        return nil unless @analysis.header.families.to_h[model] == "thread"
 
         runs.lazy.filter_map { |r| LoadRace.in_reason(r.reason, @context.preflight) }.first
       end

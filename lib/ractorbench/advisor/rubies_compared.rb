@@ -61,7 +61,7 @@ module Ractorbench
       end
 
       def ruby_name(side)
-        Array(side.header&.fetch("rubies", nil)).first&.fetch("name", nil) || side.label
+        side.header&.rubies&.first&.name || side.label
       end
     end
   end

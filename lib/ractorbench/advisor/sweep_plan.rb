@@ -76,8 +76,8 @@ module Ractorbench
       # (the check's time per item, the sweep's worker counts), or nil when
       # `requested` (--items) would not have chosen it.
       def recorded_items_note(analysis, requested)
-        try = TryFindings.from(analysis.header["try"])
-        counts = Plan::Matrix.planned(analysis.header["plan"]).reject { |r| analysis.baseline?(r.model) }.map(&:workers).uniq.sort
+        try = TryFindings.from(analysis.header.try)
+        counts = Plan::Matrix.planned(analysis.header.plan).reject { |r| analysis.baseline?(r.model) }.map(&:workers).uniq.sort
         return if counts.empty?
 
         items, note = items(requested, try.preflight&.seconds_per_item, counts)

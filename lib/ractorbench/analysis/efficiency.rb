@@ -25,7 +25,7 @@ module Ractorbench
       def ractor?(group) = group.traits.family(group.model) == "ractor"
 
       def row(group, header)
-        usable = header.dig("machine", "usable_cores").to_i
+        usable = header.machine.usable_cores.to_i
         cores = usable.positive? ? [group.workers.to_i, usable].min : nil
         {
           "usable_cores" => (usable if usable.positive?),
@@ -61,7 +61,7 @@ module Ractorbench
       end
 
       def settings(group, header)
-        target = Array(header["rubies"]).find { |r| r["name"] == group.ruby }
+        target = header.ruby(group.ruby)
         target && Rubies::InterpreterSettings.new(target).label
       end
     end

@@ -35,7 +35,7 @@ module Ractorbench
 
       def initialize(mode, header)
         @mode = mode || "auto"
-        @rubies = Array(header && header["rubies"]).to_h { |r| [r["name"], r] }
+        @rubies = (header&.rubies || []).to_h { |r| [r.name, r] }
       end
 
       # Which of these (successful) runs came first, given each run's seq
@@ -61,11 +61,11 @@ module Ractorbench
         ruby = @rubies[ruby_name]
         return false unless ruby
 
-        info = ruby["info"] || {}
-        features = info["features"] || {}
-        features["yjit_enabled"] || features["jit_enabled"] || JIT_ENGINES.include?(info["engine"]) ||
-          Array(ruby["argv"]).any? { |a| JIT_FLAGS.any? { |f| a == f || a.start_with?("#{f}-", "#{f}=") } } ||
-          (ruby["env"] || {}).any? { |k, v| k.match?(/\ARUBY_(Y|Z)JIT_ENABLE\z/) && v.to_s != "0" } || false
+        info = ruby.info
+        features = info.features
+        features.yjit_enabled || features.jit_enabled || JIT_ENGINES.include?(info.engine) ||
+          Array(ruby.argv).any? { |a| JIT_FLAGS.any? { |f| a == f || a.start_with?("#{f}-", "#{f}=") } } ||
+          (ruby.env || {}).any? { |k, v| k.match?(/\ARUBY_(Y|Z)JIT_ENABLE\z/) && v.to_s != "0" } || false
       end
 
       def describe

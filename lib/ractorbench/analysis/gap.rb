@@ -31,7 +31,7 @@ module Ractorbench
         serial_work = base.messages_time.median
         time = group.messages_time.median.to_f
         measured = group.cost("messages_cpu")
-        usable = header.dig("machine", "usable_cores").to_i
+        usable = header.machine.usable_cores.to_i
         cores = usable.positive? ? group.workers.to_i.clamp(1, usable) : group.workers.to_i
         capacity = time * cores
         return {} unless capacity.positive? && serial_work&.positive?

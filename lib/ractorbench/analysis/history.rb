@@ -26,9 +26,9 @@ module Ractorbench
 
       # One results file: its place in the series and what its header says.
       Source = Struct.new(:label, :analysis, keyword_init: true) do
-        def rubies = Array(analysis.header["rubies"])
+        def rubies = analysis.header.rubies
 
-        def descriptions = rubies.map { |r| r.dig("info", "description").to_s }
+        def descriptions = rubies.map { |r| r.info.description.to_s }
 
         # [date, revision] of the file's one Ruby, or nil.
         def ruby_date
@@ -38,11 +38,11 @@ module Ractorbench
 
         def ruby_shown
           date, revision = ruby_date
-          version = rubies.first&.dig("info", "version")
-          ruby_date ? "ruby #{version} (#{[date, revision].compact.join(" ")})" : rubies.map { |r| r["name"] }.join(", ")
+          version = rubies.first&.info&.version
+          ruby_date ? "ruby #{version} (#{[date, revision].compact.join(" ")})" : rubies.map(&:name).join(", ")
         end
 
-        def created_at = analysis.header["created_at"].to_s
+        def created_at = analysis.header.created_at.to_s
       end
 
       # One file's runs of one configuration: the runs judged (undisturbed,

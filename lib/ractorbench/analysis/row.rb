@@ -58,7 +58,7 @@ module Ractorbench
       # The medians of the fields the file's header records as declared by
       # a --load file (Harness::Fields.recorded), or nil.
       def self.added(group, header)
-        fields = Harness::Fields.recorded(header && header["fields"]).select(&:median?)
+        fields = Harness::Fields.recorded(header&.fields).select(&:median?)
         fields.empty? ? nil : fields.to_h { |f| [f.name, group.cost(f.name)] }
       end
 

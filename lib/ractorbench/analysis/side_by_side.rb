@@ -68,11 +68,11 @@ module Ractorbench
       def descriptions
         sides.map do |side|
           text = if by == "ruby"
-            Array(side.header["rubies"]).find { |r| r["name"] == side.label }&.dig("info", "description")
+            side.header.ruby(side.label)&.info&.description
           else
-            m = side.header["machine"] || {}
-            rubies = Array(side.header["rubies"]).map { |r| r["name"] }.join(", ")
-            "#{m["cpu_model"]}, #{m["usable_cores"]} usable of #{m["cores"]} cores, #{m["os"]}; Rubies: #{rubies}"
+            m = side.header.machine
+            rubies = side.header.rubies.map(&:name).join(", ")
+            "#{m.cpu_model}, #{m.usable_cores} usable of #{m.cores} cores, #{m.os}; Rubies: #{rubies}"
           end
           [side.label, text]
         end

@@ -47,7 +47,7 @@ module Ractorbench
       def initialize(analysis, min_counts = 2)
         @analysis = analysis
         @min_counts = min_counts
-        @usable = analysis.header.dig("machine", "usable_cores")
+        @usable = analysis.header.machine.usable_cores
       end
 
       def panels

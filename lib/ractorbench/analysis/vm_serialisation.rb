@@ -18,15 +18,15 @@ module Ractorbench
 
       module_function
 
-      # One Finding per Ruby of the header whose probe crossed THRESHOLD.
+      # One Finding per Ruby of the header (Store::Header) whose probe crossed THRESHOLD.
       def for(header)
-        Array(header["rubies"]).filter_map do |ruby|
-          scaling = ruby.dig("info", "ractor_scaling")
-          next unless scaling.is_a?(Hash) && scaling["cpu_ratio"].is_a?(Numeric) && scaling["cpu_ratio"] >= THRESHOLD
+        header.rubies.filter_map do |ruby|
+          scaling = ruby.info.ractor_scaling
+          next unless scaling.measured? && scaling.cpu_ratio >= THRESHOLD
 
-          Finding.new(ruby: ruby["name"], description: ruby.dig("info", "description"), workers: scaling["workers"],
-            one_ns: scaling["cpu_ns_per_iteration_1"], many_ns: scaling["cpu_ns_per_iteration_w"],
-            ratio: scaling["cpu_ratio"], known_cause: known_cause?(ruby.dig("info", "features") || {}))
+          Finding.new(ruby: ruby.name, description: ruby.info.description, workers: scaling.workers,
+            one_ns: scaling.cpu_ns_per_iteration_1, many_ns: scaling.cpu_ns_per_iteration_w,
+            ratio: scaling.cpu_ratio, known_cause: known_cause?(ruby.info.features))
         end
       end
 
@@ -34,7 +34,7 @@ module Ractorbench
       # (rb_vm_insns_count) on every interpreted instruction; Ractor::Port came
       # with 3.5/4.0, which no longer have that counter outside stats builds.
       def known_cause?(features)
-        ((features["yjit"] || features["rjit"]) && !features["ractor_port"]) ? true : false
+        ((features.yjit || features.rjit) && !features.ractor_port) ? true : false
       end
 
       def names(header) = self.for(header).map(&:ruby)
@@ -43,12 +43,12 @@ module Ractorbench
       # never ran side by side (other programs on the cores, most often) and so did not
       # meet in the VM either.
       def inconclusive(header)
-        Array(header["rubies"]).filter_map do |ruby|
-          s = ruby.dig("info", "ractor_scaling")
-          next unless s.is_a?(Hash) && s["cpu_ratio"].is_a?(Numeric) && s["wall_speedup"].is_a?(Numeric)
-          next if s["cpu_ratio"] >= THRESHOLD || s["wall_speedup"] >= PARALLEL * s["workers"].to_i
+        header.rubies.filter_map do |ruby|
+          s = ruby.info.ractor_scaling
+          next unless s.measured? && s.wall_speedup.is_a?(Numeric)
+          next if s.cpu_ratio >= THRESHOLD || s.wall_speedup >= PARALLEL * s.workers.to_i
 
-          "#{ruby["name"]}: its #{s["workers"]} ractors finished only #{format("%.2f×", s["wall_speedup"])} faster than one, " \
+          "#{ruby.name}: its #{s.workers} ractors finished only #{format("%.2f×", s.wall_speedup)} faster than one, " \
             "so they hardly ran side by side (other programs on the cores, most often) and whether this Ruby serialises ractors " \
             "is unknown; run again on a quiet machine"
         end

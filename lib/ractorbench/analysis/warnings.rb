@@ -37,7 +37,7 @@ module Ractorbench
 
       # rows: Analysis::Rows.for(analysis), passed in when a report already has them.
       def for(analysis, rows)
-        machine = analysis.header["machine"] || {}
+        machine = analysis.header.machine
         measured = rows.reject { |r| r.unsupported || r.samples.to_i.zero? }
         [
           idle_workers(measured), too_short(measured),
@@ -170,7 +170,7 @@ module Ractorbench
         causes = []
         unless stopped.empty?
           why, remedy = Analysis::Disturbed::STOPPED
-          causes << ["#{why.delete_suffix(")")}; up to #{format("%.1f", stopped.map { |r| r["collector_stopped"].to_f }.max)}s)",
+          causes << ["#{why.delete_suffix(")")}; up to #{format("%.1f", stopped.map { |r| r.collector_stopped.to_f }.max)}s)",
             stopped.size, remedy]
         end
         unless others.empty?
@@ -188,7 +188,7 @@ module Ractorbench
       end
 
       def start_load(machine)
-        load = Array(machine["load_average"]).first
+        load = Array(machine.load_average).first
         return nil unless load && load >= START_LOAD_LIMIT
 
         Warning.new("load_before",
@@ -202,7 +202,7 @@ module Ractorbench
         loads = runs.filter_map(&:load_average_1m)
         return nil if loads.empty?
 
-        own = [machine["usable_cores"].to_i, rows.map { |r| r.workers.to_i }.max.to_i].max + 1
+        own = [machine.usable_cores.to_i, rows.map { |r| r.workers.to_i }.max.to_i].max + 1
         peak = loads.max
         return nil unless peak > own
 
@@ -213,13 +213,13 @@ module Ractorbench
       end
 
       def limited_cores(machine)
-        cores = machine["cores"].to_i
-        usable = machine["usable_cores"].to_i
+        cores = machine.cores.to_i
+        usable = machine.usable_cores.to_i
         return nil unless cores.positive? && usable.positive? && usable < cores
 
         limits = []
-        limits << "an affinity mask of #{Plural.count(machine["affinity_cores"], "CPU")}" if machine["affinity_cores"].to_i.between?(1, cores - 1)
-        quota = machine["cgroup_cpu_limit"]
+        limits << "an affinity mask of #{Plural.count(machine.affinity_cores, "CPU")}" if machine.affinity_cores.to_i.between?(1, cores - 1)
+        quota = machine.cgroup_cpu_limit
         limits << "a cgroup CPU quota of #{format("%.2f", quota)} CPUs" if quota && quota < cores
         Warning.new("limited_cores",
           "only #{usable} of the #{cores} cores #{Plural.verb(usable, "was", "were")} usable#{" (#{limits.join(" and ")})" unless limits.empty?}: parallel models cannot " \
@@ -228,7 +228,7 @@ module Ractorbench
       end
 
       def oversubscribed(rows, machine)
-        usable = machine["usable_cores"].to_i
+        usable = machine.usable_cores.to_i
         # Only rows with a speedup to rate: spawn's 10,000 units or fan-in's 64
         # senders measure a mechanism, not scaling.
         over = rows.select { |r| !r.baseline? && r.speedup && r.workers.to_i > usable }
@@ -241,7 +241,7 @@ module Ractorbench
       end
 
       def governor(machine)
-        governors = machine["scaling_governors"]
+        governors = machine.scaling_governors
         return nil unless governors.is_a?(Hash)
 
         other = governors.except("performance")

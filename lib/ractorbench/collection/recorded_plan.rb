@@ -23,19 +23,19 @@ module Ractorbench
 
       attr_reader :catalog, :timeout, :matrix, :targets
 
-      # runs: the file's run lines (a RunTable); default_timeout: when the
-      # header has none.
+      # header: the file's Store::Header; runs: its run lines (a RunTable);
+      # default_timeout: when the header has none.
       def initialize(path, header, runs, default_timeout:)
         @path = path
         @catalog = checked { catalog_of(header) }
         @timeout = timeout_of(header, default_timeout)
-        @targets = targets_of(header["rubies"])
-        @matrix = matrix_of(header["plan"])
+        @targets = targets_of(header.rubies)
+        @matrix = matrix_of(header.plan)
         checked { names! }
         current!
         checked { Plan::Size.check!(@matrix.runs, @catalog, timeout: @timeout) }
         checked { Plan::Capacity.check!(@matrix.runs, @catalog, @targets) }
-        own_runs!(runs, adaptive: header["reps"].is_a?(String))
+        own_runs!(runs, adaptive: header.reps.is_a?(String))
       end
 
       private
@@ -43,8 +43,8 @@ module Ractorbench
       # The header's --load files, and a ruby-bench checkout's loader when
       # the plan runs one (checked as --ruby-bench DIR is).
       def catalog_of(header)
-        catalog = Plan::Catalog.default.with(Array(header["load"]))
-        bench = header["ruby_bench"]
+        catalog = Plan::Catalog.default.with(Array(header.load))
+        bench = header.ruby_bench
         bench.is_a?(Hash) ? Plan::RubyBench.from_h(bench).catalog(catalog) : catalog
       end
 
@@ -60,24 +60,25 @@ module Ractorbench
       end
 
       def timeout_of(header, default)
-        return default unless header.key?("timeout")
+        return default if header.timeout.nil?
 
-        Plan::NumberList.positive_float("--timeout", header["timeout"].to_s)
+        Plan::NumberList.positive_float("--timeout", header.timeout.to_s)
       rescue UsageError
-        refuse("its header's timeout is #{header["timeout"].inspect}, not a positive number of seconds")
+        refuse("its header's timeout is #{header.timeout.inspect}, not a positive number of seconds")
       end
 
       def targets_of(rubies)
-        refuse("its header names no Ruby") unless rubies.is_a?(Array) && !rubies.empty?
+        refuse("its header names no Ruby") if rubies.empty?
         rubies.map.with_index(1) do |ruby, i|
-          refuse("Ruby #{i} of its header (#{ruby["name"].inspect}) has no command to start it") unless startable?(ruby)
-          Rubies::Target.from_h(ruby)
+          refuse("Ruby #{i} of its header (#{ruby.name.inspect}) has no command to start it") unless startable?(ruby)
+          Rubies::Target.from_h(ruby.as_json)
         end
       end
 
       # A command (words) and an environment (names to values).
       def startable?(ruby)
-        argv, env = ruby.values_at("argv", "env")
+        argv = ruby.argv
+        env = ruby.env
         words = argv.is_a?(Array) && !argv.empty? && argv.all?(String)
         words && (env.nil? || (env.is_a?(Hash) && env.all? { |k, v| k.is_a?(String) && v.is_a?(String) }))
       end
@@ -148,20 +149,21 @@ module Ractorbench
       # more repetitions of its configurations too).
       def own_runs!(runs, adaptive:)
         planned = @matrix.runs.to_h { |spec| [spec.id, true] }
-        configurations = @matrix.runs.to_h { |spec| [configuration(spec.to_h), true] }
-        ids = runs.map { |r| r["id"] }
+        configurations = @matrix.runs.to_h { |spec| [configuration(spec), true] }
+        ids = runs.map(&:id)
         foreign = runs.reject do |r|
-          planned.key?(r["id"]) || (adaptive && configurations.key?(configuration(r)))
+          planned.key?(r.id) || (adaptive && configurations.key?(configuration(r)))
         end
         unless foreign.empty?
           refuse("it holds #{foreign.size} run#{"s" if foreign.size > 1} its header's plan does not have (the first: " \
-            "#{foreign.first["id"]}), runs of another plan")
+            "#{foreign.first.id}), runs of another plan")
         end
         twice = ids.tally.find { |_, n| n > 1 }
         refuse("it holds run #{twice.first} #{twice.last} times") if twice
       end
 
-      def configuration(run) = [run["workload"], run["model"], run["workers"], run["messages"], run["params"] || {}, run["ruby"]]
+      # A planned run's (Plan::RunSpec) or a recorded one's.
+      def configuration(run) = [run.workload, run.model, run.workers, run.messages, run.params || {}, run.ruby]
     end
   end
 end

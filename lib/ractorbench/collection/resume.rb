@@ -25,7 +25,7 @@ module Ractorbench
         writer = Store::Writer.resume(@resume)
         contents = Store.read(@resume)
         header = contents.header
-        if header["merged"]
+        if header.merged?
           raise UsageError, "#{@resume} was written by `ractorbench merge`; resume each collection it joined, then merge again"
         end
         recorded = RecordedPlan.new(@resume, header, contents.runs, default_timeout: DEFAULT_TIMEOUT)
@@ -43,7 +43,7 @@ module Ractorbench
         dead.each_with_index { |spec, i| record_death(writer, spec, marks[spec.id], seq + i) }
         @session = Session.new(catalog: recorded.catalog, targets: targets, runs: pending, writer: writer, timeout: timeout,
           first_seq: seq + dead.size, suspects: marks.values.select(&:suspected).map(&:id),
-          profile: Profile::Stage.resume(header, targets, say: @say), planned: @matrix.runs)
+          profile: Profile::Stage.resume(header.as_json, targets, say: @say), planned: @matrix.runs)
         self
       rescue
         writer&.close

@@ -122,9 +122,9 @@ module Ractorbench
       # records. nil for any other file, or a command line this version
       # no longer takes.
       def ending(analysis)
-        return api_try_ending(analysis) if analysis.header["command"].to_s.start_with?("Ractorbench.")
+        return api_try_ending(analysis) if analysis.header.command.to_s.start_with?("Ractorbench.")
 
-        name, *argv = Shellwords.split(analysis.header["command"].to_s).drop(1)
+        name, *argv = Shellwords.split(analysis.header.command.to_s).drop(1)
         command = ENDINGS[name]
         command&.new(argv, out: @out, err: @err)&.ending(analysis)
       rescue UsageError, ArgumentError
@@ -134,10 +134,10 @@ module Ractorbench
       # A file `Ractorbench.try` wrote records a Ruby call, not a command
       # line: its ending is try's all the same, from the findings it keeps.
       def api_try_ending(analysis)
-        try = Advisor::TryFindings.from(analysis.header["try"])
+        try = Advisor::TryFindings.from(analysis.header.try)
         return nil unless try
 
-        Try.with(file: try.file.to_s, command: analysis.header["command"], out: @out, err: @err).ending(analysis)
+        Try.with(file: try.file.to_s, command: analysis.header.command, out: @out, err: @err).ending(analysis)
       end
 
       # A page (or Markdown) of a file `try` wrote opens with what try concluded.

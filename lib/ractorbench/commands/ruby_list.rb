@@ -19,6 +19,22 @@ module Ractorbench
     class RubyList
       FORMATS = %w[text json].freeze
 
+      # A Ruby found, as the list shows it: a row of the table, an object of
+      # the JSON (found_by: the place it was found; ractor: "Port",
+      # "yield/take" or "none"; has, lacks: for an engine with programs of
+      # its own; problem: why its probe failed, and then nothing else).
+      Listed = Struct.new(:name, :found_by, :path, :version, :engine, :description, :yjit, :zjit, :ractor, :fork,
+        :mn_threads, :has, :lacks, :problem, keyword_init: true) do
+        def as_json
+          shown = if problem
+            %i[name found_by path problem]
+          else
+            members - %i[problem] - (has ? [] : %i[has lacks])
+          end
+          to_h.slice(*shown).transform_keys(&:to_s)
+        end
+      end
+
       def initialize(argv, out:, err:)
         @out = out
         @format = "text"
@@ -33,7 +49,7 @@ module Ractorbench
       def call
         found = Ractorbench::Rubies::Discovery.new.call
         rows = found.map { |f| row(f) }
-        @out.puts((@format == "json") ? JSON.pretty_generate(rows) : table(rows))
+        @out.puts((@format == "json") ? JSON.pretty_generate(rows.map(&:as_json)) : table(rows))
         0
       end
 
@@ -42,14 +58,12 @@ module Ractorbench
       # What the probe said, plus whether M:N threads took effect when asked
       # for (a second probe with RUBY_MN_THREADS=1).
       def row(found)
-        base = {"name" => found.name, "found_by" => found.source, "path" => found.path}
-        return base.merge("name" => nil, "problem" => found.problem) unless found.ok?
+        return Listed.new(found_by: found.source, path: found.path, problem: found.problem) unless found.ok?
 
         f = found.features
-        base.merge("version" => found.version, "engine" => found.engine, "description" => found.info["description"],
-          "yjit" => f["yjit"] ? true : false, "zjit" => f["zjit"] ? true : false,
-          "ractor" => ractor_api(f), "fork" => f["fork"] ? true : false, "mn_threads" => mn_threads(found),
-          **own_programs(found))
+        Listed.new(name: found.name, found_by: found.source, path: found.path, version: found.version, engine: found.engine,
+          description: found.probe.description, yjit: f.yjit ? true : false, zjit: f.zjit ? true : false,
+          ractor: ractor_api(f), fork: f.fork ? true : false, mn_threads: mn_threads(found), **own_programs(found))
       end
 
       # An engine with programs of its own (mruby) lists what its probe
@@ -58,29 +72,29 @@ module Ractorbench
         names = Ractorbench::Rubies::ChildPrograms.for(found.info).features
         return {} if names.empty?
 
-        has, lacks = names.keys.partition { |key| found.features[key] }
-        {"has" => has.map { |k| names[k] }, "lacks" => lacks.map { |k| names[k] }}
+        has, lacks = names.keys.partition { |key| found.features.has?(key) }
+        {has: has.map { |k| names[k] }, lacks: lacks.map { |k| names[k] }}
       end
 
       def ractor_api(features)
-        return "none" unless features["ractor"]
+        return "none" unless features.ractor
 
-        features["ractor_port"] ? "Port" : "yield/take"
+        features.ractor_port ? "Port" : "yield/take"
       end
 
       def mn_threads(found)
         return false unless found.engine == "ruby"
 
         probed = Ractorbench::Rubies::Target.new(name: found.name, argv: [found.path], env: {"RUBY_MN_THREADS" => "1"}).probe!
-        probed.info.dig("features", "mn", "threads", "active")
+        probed.probe.features.mn_check("threads").active
       rescue UsageError
         nil
       end
 
       def own_programs_lines(rows)
-        rows.select { |r| r["has"] }.map do |r|
-          Printable.name("#{r["name"]} has #{r["has"].join(", ")}; lacks #{r["lacks"].join(", ")}: " \
-            "#{Printable.command("ractorbench", "run", "--suite", "concurrently", "--ruby", r["engine"])} measures what these allow, the rest are \"not supported\" rows.")
+        rows.select(&:has).map do |r|
+          Printable.name("#{r.name} has #{r.has.join(", ")}; lacks #{r.lacks.join(", ")}: " \
+            "#{Printable.command("ractorbench", "run", "--suite", "concurrently", "--ruby", r.engine)} measures what these allow, the rest are \"not supported\" rows.")
         end
       end
 
@@ -95,10 +109,10 @@ module Ractorbench
 
         table = Reports::Parts::Columns.new(HEADINGS, spill: true)
         rows.each do |r|
-          next table.group("-", [["-"] * 7 + [r["found_by"], "#{r["path"]}: #{r["problem"]}"].map { |c| Printable.name(c) }]) if r["problem"]
+          next table.group("-", [["-"] * 7 + [r.found_by, "#{r.path}: #{r.problem}"].map { |c| Printable.name(c) }]) if r.problem
 
-          table.group(Printable.name(r["name"]), [[r["version"], r["engine"], yes(r["yjit"]), yes(r["zjit"]), r["ractor"],
-            yes(r["mn_threads"]), yes(r["fork"]), r["found_by"], r["path"]].map { |cell| Printable.name(cell.to_s) }])
+          table.group(Printable.name(r.name), [[r.version, r.engine, yes(r.yjit), yes(r.zjit), r.ractor,
+            yes(r.mn_threads), yes(r.fork), r.found_by, r.path].map { |cell| Printable.name(cell.to_s) }])
         end
         terminal = @parser.terminal(@out)
         notes = [*own_programs_lines(rows), LEGEND].map { |line| Console.wrap(line, terminal.known_width) }

@@ -88,7 +88,7 @@ module Ractorbench
         check_file
         target = ruby.probe!(timeout: @timeout)
         unless target.programs.loads_harness?
-          raise UsageError, "--ruby #{target.name}: #{target.info["engine"]} cannot run try (it has no require, Marshal or fork); " \
+          raise UsageError, "--ruby #{target.name}: #{target.probe.engine} cannot run try (it has no require, Marshal or fork); " \
             "try a CRuby-compatible Ruby, or measure it with #{Printable.command("ractorbench", "run", "--suite", "concurrently", "--ruby", target.name)}"
         end
         preflight = run_check(target)

@@ -44,7 +44,7 @@ module Ractorbench
       # of a report ask).
       def self.of(analysis)
         cache = (@cache ||= ObjectSpace::WeakMap.new)
-        cache[analysis] ||= new(analysis.header, analysis.contents.path)
+        cache[analysis] ||= new(analysis.header.as_json, analysis.contents.path)
       end
 
       # The record's panel (Plan::Panel): all models of its workload, size and Ruby.

@@ -51,7 +51,7 @@ module Ractorbench
 
       # The fields with a CSV column that a --load file declared, as the
       # results header records them.
-      def added(analysis) = Harness::Fields.recorded(analysis.header&.[]("fields")).select { |f| f.column?(:csv) }.map(&:name)
+      def added(analysis) = Harness::Fields.recorded(analysis.header&.fields).select { |f| f.column?(:csv) }.map(&:name)
 
       # A name starting with =, +, - or @ is text, not a formula to run.
       def printable(cells) = cells.map { |c| Printable.cell(c) }

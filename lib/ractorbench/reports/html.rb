@@ -154,22 +154,22 @@ module Ractorbench
                         "too_short" => "work too short", "idle_worker" => "idle workers"}.freeze
 
         def machine_facts
-          m = header["machine"] || {}
-          governors = m["scaling_governors"]&.map { |g, n| "#{g} (#{n} CPUs)" }&.join(", ")
-          [["CPU", m["cpu_model"]], ["Cores", "#{m["usable_cores"]} usable of #{m["cores"]}"],
-            ["Affinity mask", m["affinity_cores"] && "#{m["affinity_cores"]} CPUs"],
-            ["cgroup CPU quota", m["cgroup_cpu_limit"] ? format("%.2f CPUs", m["cgroup_cpu_limit"]) : "none"],
-            ["Load average at start", Array(m["load_average"]).join(" / ")],
+          m = header.machine
+          governors = m.scaling_governors&.map { |g, n| "#{g} (#{n} CPUs)" }&.join(", ")
+          [["CPU", m.cpu_model], ["Cores", "#{m.usable_cores} usable of #{m.cores}"],
+            ["Affinity mask", m.affinity_cores && "#{m.affinity_cores} CPUs"],
+            ["cgroup CPU quota", m.cgroup_cpu_limit ? format("%.2f CPUs", m.cgroup_cpu_limit) : "none"],
+            ["Load average at start", Array(m.load_average).join(" / ")],
             ["Frequency governor", governors || "not readable"],
-            ["Memory", m["memory_kb"] && format("%.1f GB", m["memory_kb"] / 1024.0 / 1024)],
-            ["OS", m["os"]], ["Host", m["hostname"]]].reject { |_, v| v.nil? }
+            ["Memory", m.memory_kb && format("%.1f GB", m.memory_kb / 1024.0 / 1024)],
+            ["OS", m.os], ["Host", m.hostname]].reject { |_, v| v.nil? }
         end
 
         def rubies
-          Array(header["rubies"]).map do |r|
-            env = (r["env"] || {}).map { |k, v| "#{k}=#{v}" }.join(" ")
-            {name: r["name"], description: r.dig("info", "description"), command: Array(r["argv"]).join(" "), env: env,
-             jit: analysis.first_run.jit?(r["name"])}
+          header.rubies.map do |r|
+            env = (r.env || {}).map { |k, v| "#{k}=#{v}" }.join(" ")
+            {name: r.name, description: r.info.description, command: Array(r.argv).join(" "), env: env,
+             jit: analysis.first_run.jit?(r.name)}
           end
         end
 

@@ -17,12 +17,13 @@ module Ractorbench
 
       def render(analysis)
         check = analysis.digest_check
+        header = analysis.header
         JSON.pretty_generate(
           "tool" => "ractorbench", "version" => VERSION,
-          "machine" => analysis.header["machine"], "rubies" => analysis.header["rubies"], "seed" => analysis.header["seed"],
+          "machine" => header.machine.as_json, "rubies" => header.rubies.map(&:as_json), "seed" => header.seed,
           "succeeded" => analysis.succeeded, "failed" => analysis.failed, "unsupported" => analysis.unsupported,
           "digests_agree" => check.agree?,
-          "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map { |r| r["id"] }} },
+          "disagreements" => check.disagreements.map { |d| {"key" => d.key, "expected" => d.expected, "runs" => d.runs.map(&:id)} },
           "failures" => analysis.crashed_runs.map { |r| r.slice("id", "failure", "reason", "stderr_tail") },
           "first_run" => {"mode" => analysis.first_run.mode, "note" => analysis.first_run.describe},
           "configurations" => (rows = Analysis::Rows.for(analysis)),

@@ -103,10 +103,10 @@ module Ractorbench
       end
 
       def machine_line(header)
-        m = header["machine"] || {}
-        rubies = Array(header["rubies"]).map { |r| "#{r["name"]}: #{r.dig("info", "description")}" }
-        "**Machine:** #{escape(m["cpu_model"])}, #{m["usable_cores"]}/#{m["cores"]} usable cores, #{escape(m["os"])}. " \
-          "**Rubies:** #{escape(rubies.join("; "))}. **Seed:** #{header["seed"]}."
+        m = header.machine
+        rubies = header.rubies.map { |r| "#{r.name}: #{r.info.description}" }
+        "**Machine:** #{escape(m.cpu_model)}, #{m.usable_cores}/#{m.cores} usable cores, #{escape(m.os)}. " \
+          "**Rubies:** #{escape(rubies.join("; "))}. **Seed:** #{header.seed}."
       end
     end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "probe"
 require_relative "target"
 
 module Ractorbench
@@ -15,11 +16,13 @@ module Ractorbench
       # What a version manager's install holds in bin/.
       BIN_NAMES = %w[ruby jruby truffleruby mruby].freeze
 
-      # A Ruby found: where, by which manager, and what its probe said.
+      # A Ruby found: where, by which manager, and what its probe said
+      # (info: the probe's answer, nil when the probe failed).
       Found = Struct.new(:path, :source, :info, :problem, keyword_init: true) do
-        def version = info&.fetch("version", nil)
-        def engine = info&.fetch("engine", nil) || "ruby"
-        def features = info&.fetch("features", nil) || {}
+        def probe = Probe.new(info)
+        def version = probe.version
+        def engine = probe.engine || "ruby"
+        def features = probe.features
         def name = "#{engine}-#{version}"
         def ok? = !info.nil?
 
@@ -34,9 +37,10 @@ module Ractorbench
 
         # The Ruby a shim or a link starts, as that Ruby says.
         def identity
-          return path unless info && info["executable"]
+          executable = probe.executable
+          return path unless executable
 
-          [(File.realpath(info["executable"]) rescue info["executable"]), engine, info["description"]] # rubocop:disable Style/RescueModifier
+          [(File.realpath(executable) rescue executable), engine, probe.description] # rubocop:disable Style/RescueModifier
         end
       end
 

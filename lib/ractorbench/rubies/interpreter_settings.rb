@@ -11,13 +11,13 @@ module Ractorbench
     # "not supported" rather than a number that silently measures something
     # else.
     class InterpreterSettings
-      # target: a Rubies::Target or its to_h (as stored in a results header).
+      # target: a Rubies::Target, or a Ruby of a results header
+      # (Store::Header::Ruby): its command, environment and probe.
       def initialize(target)
-        hash = target.respond_to?(:to_h) ? target.to_h : target
-        @argv = Array(hash["argv"])
-        @env = hash["env"] || {}
-        @info = hash["info"] || {}
-        @features = @info["features"] || {}
+        @argv = Array(target.argv)
+        @env = target.env || {}
+        @probe = target.probe
+        @features = @probe.features
       end
 
       # {"yjit" => "on", "mn_threads" => "on (verified)", ...}: what a run records.
@@ -37,14 +37,12 @@ module Ractorbench
         Settings::ALL.lazy.filter_map { |s| s.problem(@features, @argv, @env) }.first
       end
 
-      def yjit = to_h["yjit"]
-
       private
 
       # What the probe saw in force (the target's own variables and those
       # it inherited), else what the target asked for.
       def effective_env
-        @info["ruby_env"] || @env
+        @probe.ruby_env || @env
       end
     end
   end

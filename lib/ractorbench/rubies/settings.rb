@@ -46,10 +46,11 @@ module Ractorbench
           argv.any? { |a| a.start_with?(@flag) } || env[@env] == "1"
         end
 
+        # features: the probe's (Rubies::Probe::Features).
         def state(features, argv, env)
-          return nil unless @always || requested?(argv, env) || features["#{key}_enabled"]
+          return nil unless @always || requested?(argv, env) || features.enabled?(key)
 
-          features["#{key}_enabled"] ? "on" : "off"
+          features.enabled?(key) ? "on" : "off"
         end
 
         def label(state, _env) = "#{@name} #{state}"
@@ -60,10 +61,10 @@ module Ractorbench
         def parse(text) = text
 
         def problem(features, argv, env)
-          return nil unless requested?(argv, env) && !features["#{key}_enabled"]
+          return nil unless requested?(argv, env) && !features.enabled?(key)
 
           how = (argv & [@flag]).first || "#{@env}=1"
-          why = features[key] ? "RubyVM::#{@name}.enabled? is false" : "this Ruby was built without #{@name} (RubyVM::#{@name} is not defined)"
+          why = features.has?(key) ? "RubyVM::#{@name}.enabled? is false" : "this Ruby was built without #{@name} (RubyVM::#{@name} is not defined)"
           "#{@name} was asked for (#{how}) but is not on: #{why}"
         end
       end
@@ -101,7 +102,7 @@ module Ractorbench
         def state(features, _argv, env)
           return nil unless env[@env]
 
-          case check(features)&.fetch("active", nil)
+          case check(features).active
           when true then "on (verified)"
           when false then "not in effect"
           else "unverified"
@@ -112,14 +113,14 @@ module Ractorbench
 
         def problem(features, _argv, env)
           found = check(features)
-          return nil unless env[@env] && found && found["active"] == false
+          return nil unless env[@env] && found.active == false
 
-          format(@refusal, value: env[@env], units: found["units"], native: found["native_threads"])
+          format(@refusal, value: env[@env], units: found.units, native: found.native_threads)
         end
 
         private
 
-        def check(features) = (features["mn"] || {})[@check]
+        def check(features) = features.mn_check(@check)
       end
 
       ALL = [

@@ -10,6 +10,7 @@ require_relative "../measure/child_environment"
 require_relative "../measure/launcher"
 require_relative "child_programs"
 require_relative "interpreter_settings"
+require_relative "probe"
 
 module Ractorbench
   module Rubies
@@ -82,6 +83,10 @@ module Ractorbench
       rescue Errno::ENOENT, Errno::EACCES, Errno::ENOEXEC, Errno::ENOTDIR
         raise UsageError, "--ruby #{name}: command #{argv.first.inspect} not found; give the path to a ruby executable"
       end
+
+      # What its probe answered, read by method (info is that answer's JSON,
+      # as the header records it).
+      def probe = Probe.new(info)
 
       # The programs this Ruby runs (CRuby's harness, or mruby's), by the
       # engine its probe reported.

@@ -1,15 +1,60 @@
 # frozen_string_literal: true
 
+require "json"
 require_relative "../base/errors"
+require_relative "../base/json_object"
 require_relative "../base/numbers"
+require_relative "../rubies/probe"
 
 module Ractorbench
   module Store
     # The first line of a results file: the tool, the command, the machine,
-    # the Rubies and the plan. Checked once here, so a damaged or foreign
-    # header is one clear line instead of an error wherever a report looks
-    # into it.
-    module Header
+    # the Rubies and the plan. Checked once here (Header.read), so a damaged
+    # or foreign header is one clear line instead of an error wherever a
+    # report looks into it; read by method past it. The plan, the models'
+    # traits, try's findings and the profile's record stay the JSON they are:
+    # their own readers (Plan::Matrix, Plan::ModelTraits, Advisor::TryFindings,
+    # Profile) take them from here.
+    class Header < JsonObject
+      # The machine a collection ran on (Measure::Machine.describe).
+      class Machine < JsonObject
+        members :cpu_model, :cores, :usable_cores, :affinity_cores, :cgroup_cpu_limit, :load_average, :memory_kb, :os,
+          :hostname, :scaling_governors
+
+        # What tells two machines apart: the description less what changes
+        # from one collection to the next on one machine (the load).
+        def identity = JSON.generate(@json.except("load_average").sort.to_h)
+      end
+
+      # A Ruby under test as the collection started and probed it
+      # (Rubies::Target#to_h).
+      class Ruby < JsonObject
+        members :name, :argv, :env
+        member :info, Rubies::Probe
+
+        # Its probe, by the name a Target gives it (InterpreterSettings reads either).
+        def probe = info
+      end
+
+      # A collection a merged file joined: its file, its header (less its
+      # plan), and the name merge gave its machine.
+      class Source < JsonObject
+        members :file, :machine_name
+        member :header, Header
+      end
+
+      # What `ractorbench merge` records of the files it joined.
+      class Merged < JsonObject
+        members :plan
+        list :sources, Source
+      end
+
+      members :type, :tool, :version, :command, :created_at, :seed, :timeout, :scale, :suite, :reps, :load, :families,
+        :shapes, :baselines, :ceilings, :vouched_by, :plan, :ruby_bench, :shard, :try, :profile, :fields
+      member :machine, Machine
+      member :merged, Merged
+      list :rubies, Ruby
+
       SHAPES = {
         "command" => [String], "machine" => [Hash], "rubies" => [Array], "plan" => [Hash],
         "seed" => [Integer], "timeout" => [Numeric], "load" => [Array], "families" => [Hash], "shapes" => [Hash],
@@ -28,16 +73,23 @@ module Ractorbench
         %w[scale] => POSITIVE, %w[seed] => NATURAL
       }.freeze
 
-      module_function
+      # The header of the file at path, checked.
+      def self.read(path, json) = new(check(path, json))
 
-      def check(path, header)
+      # The Ruby of this name, or nil.
+      def ruby(name) = rubies.find { |r| r.name == name }
+
+      # Written by `ractorbench merge`.
+      def merged? = !merged.as_json.nil?
+
+      def self.check(path, header)
         SHAPES.each do |field, types|
           next unless header.key?(field) && !header[field].nil?
           next if types.any? { |type| header[field].is_a?(type) }
 
           damaged(path, "its #{field} is a #{json_type(header[field])}")
         end
-        rubies = header.fetch("rubies", [])
+        rubies = header.fetch("rubies", nil) || []
         damaged(path, "its rubies are not objects with a name") unless rubies.all? { |r| r.is_a?(Hash) && r["name"].is_a?(String) }
         runs = header.dig("plan", "runs")
         damaged(path, "its plan's runs are not a list") unless runs.nil? || runs.is_a?(Array)
@@ -45,7 +97,7 @@ module Ractorbench
         header
       end
 
-      def check_numbers(path, header)
+      def self.check_numbers(path, header)
         if (where, value = Numbers.first_unbounded(header))
           damaged(path, "its #{where} is #{Numbers.shown(value)}, not a finite number under 10^18")
         end
@@ -59,11 +111,11 @@ module Ractorbench
         damaged(path, "its machine.load_average is not a list of numbers from 0")
       end
 
-      def damaged(path, what)
+      def self.damaged(path, what)
         raise UsageError, "#{path} has a damaged header (#{what}); it cannot be reported or resumed: run the collection again"
       end
 
-      def json_type(value)
+      def self.json_type(value)
         case value
         when Hash then "JSON object"
         when Array then "JSON list"

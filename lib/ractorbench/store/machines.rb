@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "../base/printable"
+require_relative "header"
 
 module Ractorbench
   module Store
@@ -17,19 +17,13 @@ module Ractorbench
 
       module_function
 
-      # What tells two machines apart: the header's description less what
-      # changes from one collection to the next on one machine (the load).
-      def identity(header)
-        JSON.generate((header["machine"] || {}).except("load_average").sort.to_h)
-      end
-
       # A short name for a machine: its host name, else its CPU.
       def base_name(header)
-        m = header["machine"] || {}
-        Printable.name(m["hostname"] || m["cpu_model"] || "machine")
+        m = header.machine
+        Printable.name(m.hostname || m.cpu_model || "machine")
       end
 
-      # Names for headers of distinct machines, unique: "vm", "vm-2".
+      # Names for headers (Header) of distinct machines, unique: "vm", "vm-2".
       # headers: one per machine, in order.
       def names(headers)
         seen = Hash.new(0)
@@ -44,11 +38,11 @@ module Ractorbench
       # one per machine it names; for any other, the file's own.
       def of(contents)
         header = contents.header
-        sources = header.dig("merged", "sources")
-        return [Machine.new(name: base_name(header), header: header, runs: contents.runs)] unless sources.is_a?(Array) && !sources.empty?
+        sources = header.merged.sources
+        return [Machine.new(name: base_name(header), header: header, runs: contents.runs)] if sources.empty?
 
-        by_name = contents.runs.group_by { |r| r["machine"] }
-        sources.group_by { |s| s["machine_name"] }.map do |name, of_machine|
+        by_name = contents.runs.group_by(&:machine)
+        sources.group_by(&:machine_name).map do |name, of_machine|
           Machine.new(name: Printable.name(name.to_s), header: machine_header(header, of_machine), runs: by_name.fetch(name, []))
         end
       end
@@ -56,12 +50,11 @@ module Ractorbench
       # A machine's header: its first collection's, with the Rubies of all
       # its collections and the merged file's plan.
       def machine_header(merged, sources)
-        headers = sources.map { |s| s["header"] || {} }
-        rubies = headers.flat_map { |h| Array(h["rubies"]) }.uniq { |r| r["name"] }
-        headers.first.merge("rubies" => rubies, "plan" => merged["plan"])
+        rubies = sources.flat_map { |s| s.header.rubies }.uniq(&:name)
+        Header.new((sources.first.header.as_json || {}).merge("rubies" => rubies.map(&:as_json), "plan" => merged.plan))
       end
 
-      def several?(contents) = Array(contents.header.dig("merged", "sources")).map { |s| s["machine_name"] }.uniq.size > 1
+      def several?(contents) = contents.header.merged.sources.map(&:machine_name).uniq.size > 1
     end
   end
 end

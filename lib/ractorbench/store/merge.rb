@@ -41,7 +41,7 @@ module Ractorbench
         finished! unless allow_partial
         @machines = @parts.group_by(&:identity)
         once!
-        @machine_names = Machines.names(@machines.values.map { |ps| ps.first.sources.first["header"] }).zip(@machines.keys)
+        @machine_names = Machines.names(@machines.values.map { |ps| Header.new(ps.first.sources.first["header"]) }).zip(@machines.keys)
           .to_h { |name, identity| [identity, name] }
       end
 
@@ -88,25 +88,28 @@ module Ractorbench
       end
 
       def parts_of(path, contents)
-        header = contents.header
+        header = contents.header.as_json
         sources = header.dig("merged", "sources")
         planned = Plan::Matrix.planned(header["plan"]).map(&:to_h)
         plan_runs = planned.empty? ? contents.runs.map(&:to_h) : planned
         unless sources.is_a?(Array) && !sources.empty?
           source = {"file" => File.basename(path), "header" => header.except("plan")}
-          return [Part.new(file: path, identity: Machines.identity(header), sources: [source], runs: contents.runs, plan_runs: plan_runs)]
+          return [Part.new(file: path, identity: identity(header), sources: [source], runs: contents.runs, plan_runs: plan_runs)]
         end
 
         # A file merge wrote: each of its machines, with its collections.
         by_name = contents.runs.group_by { |r| r["machine"] }
         sources.group_by { |s| s["machine_name"] }.map do |name, of_machine|
-          Part.new(file: path, identity: Machines.identity(of_machine.first["header"] || {}),
+          Part.new(file: path, identity: identity(of_machine.first["header"]),
             sources: of_machine.map { |s| s.except("machine_name") }, runs: by_name.fetch(name, []), plan_runs: plan_runs)
         end
       end
 
+      # What tells a header's machine from another's (a header as JSON).
+      def identity(header) = Header.new(header).machine.identity
+
       def fingerprint(path)
-        header = @inputs.assoc(path).last.header
+        header = @inputs.assoc(path).last.header.as_json
         header.dig("shard", "plan") || header.dig("merged", "plan") ||
           Plan::Shard.fingerprint(@parts.find { |p| p.file == path }.plan_runs)
       end
@@ -122,7 +125,7 @@ module Ractorbench
       end
 
       def describe(path)
-        header = @inputs.assoc(path).last.header
+        header = @inputs.assoc(path).last.header.as_json
         runs = @parts.find { |p| p.file == path }.plan_runs
         count = header.dig("shard", "plan_runs") || runs.size
         "#{count} runs of #{runs.map { |r| r["workload"] }.uniq.sort.join(", ")}"
@@ -131,8 +134,8 @@ module Ractorbench
       # "b.jsonl (0 of its 5 planned runs)" for a collection (not a merged
       # file) that has not run its whole plan; nil when it has.
       def unfinished_of(path, contents)
-        planned = Plan::Matrix.planned(contents.header["plan"])
-        return nil if contents.header["merged"] || planned.empty?
+        planned = Plan::Matrix.planned(contents.header.plan)
+        return nil if contents.header.merged? || planned.empty?
 
         have = contents.runs.to_h { |r| [r["id"], true] }
         ids = planned.map(&:id)
@@ -183,7 +186,7 @@ module Ractorbench
       # and together they plan all of it (the shards of one plan); else every
       # planned run listed.
       def merged_plan(seed, runs)
-        plans = @inputs.map { |_, contents| contents.header["plan"] }
+        plans = @inputs.map { |_, contents| contents.header.plan }
         same = plans.all? { |p| p.is_a?(Hash) && p["recipe"] } && plans.map { |p| p.values_at("seed", "recipe") }.uniq.size == 1
         whole = same && Plan::Matrix.from_recipe(plans.first.except("shard"))
         (whole && whole.runs.size == runs.size) ? whole.to_h : {"seed" => seed, "runs" => runs}

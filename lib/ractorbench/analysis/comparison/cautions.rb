@@ -123,11 +123,11 @@ module Ractorbench
         end
 
         def different_machines(analyses)
-          described = analyses.map { |a, label| [label, a.header["machine"] || {}] }
-          cpus = described.map { |_, m| [m["cpu_model"], m["usable_cores"]] }.uniq
+          described = analyses.map { |a, label| [label, a.header.machine] }
+          cpus = described.map { |_, m| [m.cpu_model, m.usable_cores] }.uniq
           return nil if cpus.size < 2
 
-          "the files were measured on different machines (#{described.map { |l, m| "#{l}: #{m["cpu_model"]}, #{m["usable_cores"]} usable cores" }.join("; ")}): " \
+          "the files were measured on different machines (#{described.map { |l, m| "#{l}: #{m.cpu_model}, #{m.usable_cores} usable cores" }.join("; ")}): " \
             "every change includes the machine's"
         end
 

@@ -25,10 +25,11 @@ module Ractorbench
 
         # try's file, by its contents' digest (the header's "try" findings).
         def work(a, b)
-          digests = [a, b].map { |s| s.header&.dig("try", "file_digest") }
+          tries = [a, b].map { |s| s.header&.try }
+          digests = tries.map { |t| t&.dig("file_digest") }
           return nil unless digests.all?
 
-          names = [a, b].map { |s| "#{s.header.dig("try", "module")} in #{File.basename(s.header.dig("try", "file").to_s)}" }
+          names = tries.map { |t| "#{t.dig("module")} in #{File.basename(t.dig("file").to_s)}" }
           Fact.new(name: "the work", a: "#{names[0]}, sha1 #{digests[0][0, DIGEST_SHOWN]}",
             b: "#{names[1]}, sha1 #{digests[1][0, DIGEST_SHOWN]}")
         end
@@ -43,21 +44,20 @@ module Ractorbench
 
         def rubies(side)
           used = side.groups.map(&:ruby).uniq
-          Array(side.header&.fetch("rubies", nil)).select { |r| used.include?(r["name"]) }
-            .map { |r| r.dig("info", "description") || r["name"] }.uniq
+          Array(side.header&.rubies).select { |r| used.include?(r.name) }.map { |r| r.info.description || r.name }.uniq
         end
 
         def machine(a, b)
-          described = [a, b].map { |s| machine_text(s.header&.fetch("machine", nil)) }
+          described = [a, b].map { |s| machine_text(s.header&.machine) }
           return nil unless described.all?
 
           Fact.new(name: "the machine", a: described[0], b: described[1])
         end
 
         def machine_text(m)
-          return nil unless m.is_a?(Hash)
+          return nil if m.nil? || m.as_json.nil?
 
-          "#{m["cpu_model"]}, #{m["usable_cores"]} usable of #{m["cores"]} cores, #{m["hostname"]}"
+          "#{m.cpu_model}, #{m.usable_cores} usable of #{m.cores} cores, #{m.hostname}"
         end
 
         # "What differs: the work (A: ..., B: ...). The same: the Ruby (...), the machine (...)."

@@ -79,7 +79,7 @@ module Ractorbench
 
         # The header's order, so the first --ruby of a collection is the baseline.
         def ruby_names(analysis)
-          listed = Array(analysis.header["rubies"]).map { |r| r["name"] }
+          listed = analysis.header.rubies.map(&:name)
           used = analysis.groups.map(&:ruby).uniq
           (listed & used) + (used - listed)
         end

@@ -81,7 +81,7 @@ module Ractorbench
         # Cores kept busy ((user + system) / wall), against the worker count
         # and the usable cores.
         def cpu
-          usable = (@analysis.header["machine"] || {})["usable_cores"]
+          usable = @analysis.header.machine.usable_cores
           panels.map do |(workload, params, workers, messages), members|
             bars = members.map { |_, r| cpu_bar(r) }
             refs = [Svg::IntervalBars::Reference.new(value: workers.to_f, label: "W=#{workers}")]

@@ -53,7 +53,7 @@ module Ractorbench
           def legend = Text.legend(sbs)
 
           def command
-            Array(sbs.sides.first.header["command"]).join
+            Array(sbs.sides.first.header.command).join
           end
 
           # A chart per panel: speedups where the panel has a serial, else times.
