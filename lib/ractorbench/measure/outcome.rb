@@ -12,7 +12,7 @@ module Ractorbench
       # What the child said of its run, as it sent it: its word for how the
       # run went (ok, unsupported, wrong_result, error), why, whose limit an
       # unsupported run met (scope "workload": the workload's, not this
-      # Ruby's), and its fields for the record (all it sent but the first two).
+      # Ruby's), and its fields for the record (all it sent but status and reason).
       ChildAnswer = Struct.new(:status, :reason, :scope, :fields, keyword_init: true) do
         # sent: the Hash the child sent on the result channel.
         def self.of(sent)
