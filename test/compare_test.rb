@@ -45,6 +45,8 @@ class CompareTest < Minitest::Test
     refute_match(/~/, serial)
     assert_match(/~ \(/, threads, "threads did not change and must read ~")
     assert_match(/geomean/, result.out)
+    # Each group of rows is named by its configuration but the model.
+    assert_match(/^nap W=2 M=5 ruby +serial /, result.out)
 
     rows = json(@before, @slower)["against"].first["rows"]
     serial, threads = rows.partition { |r| r["key"][1] == "serial" }.map(&:first)

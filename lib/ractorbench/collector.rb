@@ -10,7 +10,6 @@ require_relative "measure/progress"
 require_relative "measure/machine"
 require_relative "measure/sentinel"
 require_relative "analysis/digest_check"
-require_relative "plan/configuration"
 
 module Ractorbench
   # The collector: the loop in the driver's process that runs a plan's
@@ -183,18 +182,19 @@ module Ractorbench
     end
 
     def report(record)
-      if (stopped = record["collector_stopped"])
-        progress(:say, "DISTURBED #{record["id"]}: ractorbench was stopped for #{format("%.1f", stopped)}s while it ran " \
+      run = Store::RunRecord.new(record)
+      if (stopped = run.collector_stopped)
+        progress(:say, "DISTURBED #{run.id}: ractorbench was stopped for #{format("%.1f", stopped)}s while it ran " \
           "(Ctrl-Z, SIGSTOP, a suspended machine); the stop is not in its time, and the run is kept out of verdicts")
       end
-      return progress(:say, "FAILED #{record["id"]}: #{Printable.name(record["reason"])}") if record["status"] == "failed"
-      return unless record["digest"]
+      return progress(:say, "FAILED #{run.id}: #{Printable.name(run.reason)}") if run.failed?
+      return unless run.digest
 
       # Said at once, not only at the end: a model computing something else
       # makes every figure after it meaningless.
-      key = Analysis::DigestCheck.key(Plan::Configuration.of(record))
-      seen = (@digests[key] ||= record["digest"])
-      progress(:say, "DIGEST MISMATCH #{record["id"]}: #{record["digest"]}, earlier runs gave #{seen}") unless seen == record["digest"]
+      key = Analysis::DigestCheck.key(run.configuration)
+      seen = (@digests[key] ||= run.digest)
+      progress(:say, "DIGEST MISMATCH #{run.id}: #{run.digest}, earlier runs gave #{seen}") unless seen == run.digest
     end
   end
 end

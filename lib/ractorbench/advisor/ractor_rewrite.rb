@@ -49,10 +49,10 @@ module Ractorbench
       # `require "x"` inside a method: the main ractor requires it when the
       # file loads; other ractors skip the call (only the main one may load).
       def load_at_load_time
-        return touch_autoload if @c.detail&.key?("autoload")
+        return touch_autoload if @c.detail&.autoload
 
         use = @c.uses.first
-        feature = @c.detail && @c.detail["feature"]
+        feature = @c.detail&.feature
         return @why_not = "it is not a `require` of a named file" unless use && feature
 
         text = @sources.fetch(use.file).lines[use.line - 1][use.col..]
@@ -60,7 +60,7 @@ module Ractorbench
         return @why_not = "the require is not written `require \"#{feature}\"`" unless call
 
         @edits << Edit.new(use.file, use.line, use.col, call, "(#{call} if Ractor.current == Ractor.main)")
-        @tail << if @c.detail["relative"]
+        @tail << if @c.detail.relative
           "require_relative #{relative_to_main(File.expand_path(feature, File.dirname(use.file))).inspect}"
         else
           "require #{feature.inspect}"
@@ -71,7 +71,7 @@ module Ractorbench
       # An autoload: named once at the end of the file, it loads then, in
       # the main ractor.
       def touch_autoload
-        @tail << "#{"#{@c.owner}::" unless @c.owner.to_s.empty?}#{@c.detail["autoload"]} # loads it now, in the main ractor"
+        @tail << "#{"#{@c.owner}::" unless @c.owner.to_s.empty?}#{@c.detail.autoload} # loads it now, in the main ractor"
         @how = "loaded when the file loads, in the main ractor"
       end
 
@@ -150,7 +150,7 @@ module Ractorbench
       # the module, so Ractor.make_shareable can make it a proc any ractor
       # may call (outer variables it uses must hold shareable values).
       def shareable_block
-        return @why_not = "it is defined outside a module's body, where the block's self is not shareable" unless @c.detail["in_body"]
+        return @why_not = "it is defined outside a module's body, where the block's self is not shareable" unless @c.detail.in_body
 
         use = @c.uses.first
         lines = @sources.fetch(use.file).lines

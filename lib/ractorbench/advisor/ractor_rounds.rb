@@ -128,7 +128,7 @@ module Ractorbench
           here.find { |c| c.kind == "cvar" && source.include?(c.name) }
         elsif problem.kind == "lazy_load"
           here.find { |c| c.kind == "lazy_load" && !@fixed.key?(c) } || @scan.candidates.find do |c|
-            c.kind == "lazy_load" && c.detail&.key?("autoload") && source.match?(/\b#{c.detail["autoload"]}\b/)
+            c.kind == "lazy_load" && (constant = c.detail&.autoload) && source.match?(/\b#{constant}\b/)
           end
         elsif problem.error&.class_name == "Ractor::UnsafeError"
           method = problem.unsafe_method.to_s.split(".").last

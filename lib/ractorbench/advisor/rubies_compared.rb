@@ -28,7 +28,7 @@ module Ractorbench
         head = "Which Ruby: each model's time on each Ruby against #{base}'s, at the most workers both swept " \
           "(Mann-Whitney, Holm-adjusted over #{@comparison.comparisons}):"
         told = @comparison.againsts.flat_map do |ag|
-          last_rows(ag.rows).map { |r| "  #{field(r, "model")} W=#{field(r, "workers")}: #{told(r, base, ruby_name(ag.side))}" }
+          last_rows(ag.rows).map { |r| "  #{named(r).model} W=#{named(r).workers}: #{told(r, base, ruby_name(ag.side))}" }
         end
         [head, *told, "Every configuration, compared:", *code_lines]
       end
@@ -40,10 +40,10 @@ module Ractorbench
 
       private
 
-      def field(row, name) = row.key[@comparison.key_fields.index(name)]
+      def named(row) = @comparison.named(row.key)
 
       # Each model's row at its most workers.
-      def last_rows(rows) = rows.group_by { |r| field(r, "model") }.map { |_, list| list.max_by { |r| field(r, "workers").to_i } }
+      def last_rows(rows) = rows.group_by { |r| named(r).model }.map { |_, list| list.max_by { |r| named(r).workers.to_i } }
 
       def told(row, base, other)
         cells = Reports::Compare::Cells

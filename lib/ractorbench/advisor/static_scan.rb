@@ -31,9 +31,15 @@ module Ractorbench
       # how the method uses it (read, assign, opassign, mutate), the
       # assignment's operator, and whether the name starts its line.
       Use = Struct.new(:file, :line, :col, :access, :op, :method, keyword_init: true)
+      # What a candidate found by its call says of itself: a lazy load's
+      # feature (and whether require_relative loads it) or the constant it
+      # autoloads, whether a define_method is in a module's body (not in a
+      # method, not called on an object), a library call's receiver.
+      Detail = Struct.new(:feature, :relative, :autoload, :in_body, :receiver, keyword_init: true)
       # One candidate: kind (ivar, cvar, global, constant, define_method,
       # lazy_load, c_method), name, owner (the module it belongs to),
-      # where it is defined and its value there (one line), and its uses.
+      # where it is defined and its value there (one line), its uses, and
+      # its Detail (nil for a variable or a constant).
       Candidate = Struct.new(:kind, :name, :owner, :file, :line, :init, :uses, :detail, keyword_init: true) do
         def at = "#{file}:#{line}"
 
@@ -193,14 +199,14 @@ module Ractorbench
           if method
             @others << Candidate.new(kind: "lazy_load", name: "#{name} #{feature.inspect}", file: @path, line: line,
               uses: [Use.new(file: @path, line: line, col: col, access: :read, method: method)],
-              detail: {"feature" => feature, "relative" => name == "require_relative"})
+              detail: Detail.new(feature: feature, relative: name == "require_relative"))
           elsif name == "require_relative" && feature
             (@requires_here ||= []) << File.expand_path(feature.end_with?(".rb") ? feature : "#{feature}.rb", File.dirname(@path))
           end
         when "autoload"
           constant = node[2].flatten.each_index.filter_map { |i| node[2].flatten[i + 1] if node[2].flatten[i] == :@const }.first
           @others << Candidate.new(kind: "lazy_load", name: "autoload #{constant}", owner: scope.join("::"), file: @path,
-            line: line, uses: [], detail: {"autoload" => constant})
+            line: line, uses: [], detail: Detail.new(autoload: constant))
         end
       end
 
@@ -229,7 +235,7 @@ module Ractorbench
         explicit = %i[call command_call].include?(call.first)
         @others << Candidate.new(kind: "define_method", name: name.to_s, owner: scope.join("::"), file: @path, line: line,
           uses: [Use.new(file: @path, line: line, col: col, access: :read, method: method)],
-          detail: {"in_body" => !scope.empty? && !method && !explicit, "brace" => node[2].first == :brace_block})
+          detail: Detail.new(in_body: !scope.empty? && !method && !explicit))
         walk(node[1], scope, method)
         walk(node[2], scope, name.to_s) # the block is the method's body
         true
@@ -246,7 +252,7 @@ module Ractorbench
 
         line, col = node[1][1][2]
         @others << Candidate.new(kind: "c_method", name: "#{receiver}.#{node[3][1]}", file: @path, line: line,
-          uses: [Use.new(file: @path, line: line, col: col, access: :read, method: method)], detail: {"receiver" => receiver})
+          uses: [Use.new(file: @path, line: line, col: col, access: :read, method: method)], detail: Detail.new(receiver: receiver))
       end
 
       def const_name(ref)
@@ -277,7 +283,7 @@ module Ractorbench
             init: definition&.fetch(:init), uses: uses)
         end
         # A method of the project's own modules is no library's.
-        others = @others.reject { |c| c.kind == "c_method" && @modules.include?(c.detail["receiver"]) }
+        others = @others.reject { |c| c.kind == "c_method" && @modules.include?(c.detail.receiver) }
         (found + others).sort_by { |c| [c.file || c.uses.first.file, c.line || c.uses.first.line] }
       end
 

@@ -55,6 +55,10 @@ module Ractorbench
         def detectable? = !test.p.nil? && !disturbed?
       end
 
+      # A configuration as the sides are matched on it, by name (#key and
+      # #named): nil for a field not among the key_fields.
+      Key = Struct.new(:workload, :model, :workers, :messages, :params, :ruby, keyword_init: true)
+
       # All rows of one side against the baseline, and their geometric mean.
       Against = Struct.new(:side, :rows, :only_a, :only_b, :geomean, keyword_init: true)
       Geomean = Struct.new(:a, :b, :ratio, :low, :high, :count, keyword_init: true)
@@ -116,10 +120,13 @@ module Ractorbench
       end
 
       def key(group)
-        values = {"workload" => group.workload, "model" => group.model, "workers" => group.workers,
-                  "messages" => group.messages, "params" => group.configuration.pairing_params, "ruby" => group.ruby}
+        values = Key.new(workload: group.workload, model: group.model, workers: group.workers, messages: group.messages,
+          params: group.configuration.pairing_params, ruby: group.ruby)
         key_fields.map { |f| values[f] }
       end
+
+      # A row's key by name: comparison.named(row.key).workers.
+      def named(key) = Key.new(**key_fields.zip(key).to_h { |field, value| [field.to_sym, value] })
 
       private
 

@@ -15,18 +15,18 @@ module Ractorbench
       # Whether a recorded run was disturbed more by the hypervisor than by
       # other programs: closing programs will not help it.
       def stolen?(run)
-        run["steal"].to_f > run["others_cpu"].to_f && share(run, "steal") > Measure::Interference::STEAL_SHARE
+        run.steal.to_f > run.others_cpu.to_f && share(run, "steal") > Measure::Interference::STEAL_SHARE
       end
 
       # Whether ractorbench itself was stopped while the run was in flight
       # (Ctrl-Z, SIGSTOP): neither other programs nor the hypervisor.
-      def stopped?(run) = run["collector_stopped"].to_f.positive?
+      def stopped?(run) = run.collector_stopped.to_f.positive?
 
       STOPPED = ["by ractorbench being stopped while they ran (Ctrl-Z, SIGSTOP, a suspended machine)",
         "let a collection run without stopping it (Ctrl-C stops it and `run --resume` goes on)"].freeze
 
-      # A recorded run's figure (others_cpu, steal) as a share of its wall time.
-      def share(run, key) = run[key].to_f / [run["whole_time"].to_f, 1e-9].max
+      # A recorded run's figure (others_cpu, steal: a field's name) as a share of its wall time.
+      def share(run, field) = run[field].to_f / [run.whole_time.to_f, 1e-9].max
 
       # Whether most of these disturbed runs were disturbed by steal.
       def mostly_stolen?(runs) = runs.count { |run| stolen?(run) } * 2 > runs.size

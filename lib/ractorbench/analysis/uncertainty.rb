@@ -20,6 +20,11 @@ module Ractorbench
       SpeedupInterval = Struct.new(:low, :high, :level, :paired, :reason, keyword_init: true) do
         include Stats::StringKeys
       end
+      # The first successful run's times, and whether it is left out of the
+      # statistics (Analysis::FirstRun), as a row keeps them.
+      FirstRunTimes = Struct.new(:id, :messages_time, :whole_time, :excluded, keyword_init: true) do
+        include Stats::StringKeys
+      end
 
       module_function
 
@@ -95,8 +100,8 @@ module Ractorbench
         run = group.first_run
         return nil unless run
 
-        {"id" => run.id, "messages_time" => run.messages_time, "whole_time" => run.whole_time,
-         "excluded" => group.first_run_excluded?}
+        FirstRunTimes.new(id: run.id, messages_time: run.messages_time, whole_time: run.whole_time,
+          excluded: group.first_run_excluded?)
       end
     end
   end

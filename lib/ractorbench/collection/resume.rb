@@ -32,7 +32,7 @@ module Ractorbench
         writer.drop_partial_line
         timeout = recorded.timeout
         targets = recorded.targets.map { |t| t.probe!(timeout: timeout) }
-        done = contents.runs.map { |r| r["id"] }.to_h { |id| [id, true] }
+        done = contents.runs.to_h { |r| [r.id, true] }
         @matrix = recorded.matrix
         pending = @matrix.runs.reject { |spec| done.key?(spec.id) }
         @say.call("ractorbench: warning: dropped a half-written last line; that run will run again") if contents.truncated

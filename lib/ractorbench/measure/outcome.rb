@@ -9,12 +9,24 @@ module Ractorbench
     # processes left running, exception, wrong result, silent exit), each
     # with a reason a person can act on.
     class Measure::Outcome
+      # What the child said of its run, as it sent it: its word for how the
+      # run went (ok, unsupported, wrong_result, error), why, whose limit an
+      # unsupported run met (scope "workload": the workload's, not this
+      # Ruby's), and its fields for the record (all it sent but status and reason).
+      ChildAnswer = Struct.new(:status, :reason, :scope, :fields, keyword_init: true) do
+        # sent: the Hash the child sent on the result channel.
+        def self.of(sent)
+          new(status: sent["status"], reason: sent["reason"], scope: sent["scope"], fields: sent.except("status", "reason").compact)
+        end
+      end
+
       # launched: a Launcher::Result; timeout: the limit it ran under.
       def initialize(launched, timeout:)
         @launched = launched
         @status = launched.status
         @timeout = timeout
-        @child = launched.channel_problem ? nil : launched.record
+        sent = launched.record unless launched.channel_problem
+        @child = sent && ChildAnswer.of(sent)
         @fields, @fields_problem = child_fields
         @stderr = launched.stderr.lines
         @stderr_head = launched.stderr.first_lines(5)
@@ -52,9 +64,9 @@ module Ractorbench
 
       # [the child's fields as a Record, nil] or [nil, what is wrong with them].
       def child_fields
-        return [nil, nil] unless @child.is_a?(Hash)
+        return [nil, nil] unless @child
 
-        [Harness::Fields::Record.new(%i[child worker], "the child").merge!(@child.except("status", "reason").compact), nil]
+        [Harness::Fields::Record.new(%i[child worker], "the child").merge!(@child.fields), nil]
       rescue Harness::Fields::Clash, Harness::Fields::UnknownField => e
         [nil, e.message]
       end
@@ -66,12 +78,12 @@ module Ractorbench
         return ["failed", "garbage", "garbage on the result channel (fd 3): #{@fields_problem}"] if @fields_problem
         return escaped unless @launched.escaped.empty?
 
-        case @child&.fetch("status", nil)
+        case @child&.status
         when "ok"
           @status.success? ? ["ok", nil, nil] : ["failed", "exit", "exited with status #{@status.exitstatus} after reporting"]
         when "unsupported" then ["unsupported", nil, unsupported_reason]
-        when "wrong_result" then ["failed", "wrong_result", "wrong result: #{@child["reason"]}"]
-        when "error" then ["failed", "exception", "raised #{@child["reason"]}"]
+        when "wrong_result" then ["failed", "wrong_result", "wrong result: #{@child.reason}"]
+        when "error" then ["failed", "exception", "raised #{@child.reason}"]
         else ["failed", "exit", "exited with status #{@status.exitstatus} without a result#{last_words}"]
         end
       end
@@ -93,9 +105,9 @@ module Ractorbench
       end
 
       def unsupported_reason
-        return "not measured: #{@child["reason"]}" if @child["scope"] == "workload"
+        return "not measured: #{@child.reason}" if @child.scope == "workload"
 
-        "not supported on this Ruby: #{@child["reason"]}"
+        "not supported on this Ruby: #{@child.reason}"
       end
 
       # Ruby answers a segfault with a "[BUG] Segmentation fault" report and

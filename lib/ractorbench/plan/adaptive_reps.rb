@@ -46,8 +46,8 @@ module Ractorbench
         analysis.groups.filter_map do |group|
           next if group.ok_count.zero? || settled?(group)
 
-          last = group.runs.max_by { |r| r["rep"].to_i }
-          Plan::RunSpec.from_h(last.to_h.slice(*Plan::RunSpec.members.map(&:to_s)).merge("rep" => last["rep"].to_i + 1))
+          last = group.runs.max_by { |r| r.rep.to_i }
+          Plan::RunSpec.from_h(last.to_h.merge("rep" => last.rep.to_i + 1))
         end.shuffle(random: rng)
       end
 

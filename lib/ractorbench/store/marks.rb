@@ -21,6 +21,15 @@ module Ractorbench
       # suspected, whether a signal to the collector alone stopped it
       # (Collector).
       Unfinished = Struct.new(:id, :deaths, :started_at, :suspected, keyword_init: true)
+      # One mark as Store::Writer wrote it: started (at: when) or
+      # interrupted (suspect: the signal came to the collector alone).
+      Mark = Struct.new(:type, :id, :at, :suspect, keyword_init: true) do
+        # The mark a line holds; nil for a line that is no JSON object.
+        def self.read(line)
+          mark = Marks.parse(line)
+          mark && new(type: mark["type"], id: mark["id"], at: mark["at"], suspect: mark["suspect"])
+        end
+      end
 
       module_function
 
@@ -32,16 +41,16 @@ module Ractorbench
         suspected = {}
         first = {}
         each_mark(path) do |line|
-          mark = parse(line) or next
-          id = mark["id"]
+          mark = Mark.read(line) or next
+          id = mark.id
           next unless id.is_a?(String) && !done.key?(id)
 
-          if mark["type"] == "started"
+          if mark.type == "started"
             started[id] += 1
-            first[id] ||= mark["at"]
-          elsif mark["type"] == "interrupted"
+            first[id] ||= mark.at
+          elsif mark.type == "interrupted"
             stopped[id] += 1
-            suspected[id] = true if mark["suspect"] == true
+            suspected[id] = true if mark.suspect == true
           end
         end
         started.to_h do |id, n|

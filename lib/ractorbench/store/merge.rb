@@ -98,7 +98,7 @@ module Ractorbench
         end
 
         # A file merge wrote: each of its machines, with its collections.
-        by_name = contents.runs.group_by { |r| r["machine"] }
+        by_name = contents.runs.group_by(&:machine)
         sources.group_by { |s| s["machine_name"] }.map do |name, of_machine|
           Part.new(file: path, identity: identity(of_machine.first["header"]),
             sources: of_machine.map { |s| s.except("machine_name") }, runs: by_name.fetch(name, []), plan_runs: plan_runs)
@@ -137,7 +137,7 @@ module Ractorbench
         planned = Plan::Matrix.planned(contents.header.plan)
         return nil if contents.header.merged? || planned.empty?
 
-        have = contents.runs.to_h { |r| [r["id"], true] }
+        have = contents.runs.to_h { |r| [r.id, true] }
         ids = planned.map(&:id)
         done = ids.count { |id| have.key?(id) }
         "#{path} (#{done} of its #{Plural.count(ids.size, "planned run")})" if done < ids.size

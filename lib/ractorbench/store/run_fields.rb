@@ -18,10 +18,10 @@ module Ractorbench
       def ok? = status == "ok"
       def failed? = status == "failed"
       def unsupported? = status == "unsupported"
-      def cpu_seconds = self["user"].to_f + self["system"].to_f
+      def cpu_seconds = user.to_f + system.to_f
 
       # Other programs kept the machine busy during this run (Measure::Interference).
-      def disturbed? = self["disturbed"] == true
+      def disturbed? = disturbed == true
     end
   end
 end

@@ -14,7 +14,7 @@ module Ractorbench
       # or the machines of a file `merge` wrote (--by machine). `report --by`
       # sets the same sides side by side.
       module Sides
-        FIELDS = %w[workload model workers messages params ruby].freeze
+        FIELDS = Comparison::Key.members.map(&:to_s).freeze
 
         Built = Struct.new(:baseline, :others, :key_fields, :analyses, keyword_init: true)
 

@@ -49,15 +49,13 @@ module Ractorbench
 
         # "nap W=2 M=5 ruby": a configuration but its model.
         def configuration(comparison, r)
-          values = comparison.key_fields.zip(r.key).to_h
-          [Plan::Configuration.title(values["workload"], values["params"]), "W=#{values["workers"]}", "M=#{values["messages"]}",
-            values["ruby"]].compact.join(" ")
+          key = comparison.named(r.key)
+          [Plan::Configuration.title(key.workload, key.params), "W=#{key.workers}", "M=#{key.messages}", key.ruby].compact.join(" ")
         end
 
         def row(comparison, r)
           judged = !r.disturbed?
-          model = comparison.key_fields.zip(r.key).to_h["model"]
-          [model.to_s, Cells.median(r.a_ci), Cells.median(r.b_ci), judged ? Cells.change(r) : "inconclusive",
+          [comparison.named(r.key).model.to_s, Cells.median(r.a_ci), Cells.median(r.b_ci), judged ? Cells.change(r) : "inconclusive",
             judged ? Cells.interval(r.ratio_ci) : "-", test(r, judged)]
         end
 

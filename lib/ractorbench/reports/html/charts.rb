@@ -63,7 +63,7 @@ module Ractorbench
 
         # One chart per workload, messages and Ruby with two or more worker counts.
         def speedups
-          by = @pairs.group_by { |_, r| r.values_at("workload", "params", "messages", "ruby") }
+          by = @pairs.group_by { |_, r| [r.workload, r.params, r.messages, r.ruby] }
           by.filter_map do |(workload, params, messages, ruby), members|
             next if members.map { |_, r| r.workers }.uniq.size < 2
 
@@ -118,7 +118,7 @@ module Ractorbench
         private
 
         def panels
-          @pairs.group_by { |_, r| r.values_at("workload", "params", "workers", "messages") }
+          @pairs.group_by { |_, r| [r.workload, r.params, r.workers, r.messages] }
         end
 
         def title(workload, params) = Charts.short_title(workload, params)
@@ -174,8 +174,8 @@ module Ractorbench
         end
 
         def ruby_bar(row)
-          workload, model, workers, messages, params = row.key
-          detail = "#{title(workload, params)} W=#{workers} M=#{messages}"
+          key = ruby_comparison.named(row.key)
+          detail = "#{title(key.workload, key.params)} W=#{key.workers} M=#{key.messages}"
           ci = row.ratio_ci
           # A configuration too disturbed to judge: its ratio, no interval.
           low, high = (ci.known? && row.verdict != :disturbed) ? [ci.low, ci.high] : []
@@ -183,7 +183,7 @@ module Ractorbench
                      unknown: "?", disturbed: "inconclusive: most runs disturbed"}.fetch(row.verdict)
           text = Parts::FigureCells.ratio(row.ratio) + (low ? " #{Parts::FigureCells.interval(low, high)}" : "") +
             " #{verdict}, n=#{row.test.n1}+#{row.test.n2}"
-          Svg::IntervalBars::Bar.new(label: model, detail: detail, value: row.ratio, low: low, high: high,
+          Svg::IntervalBars::Bar.new(label: key.model, detail: detail, value: row.ratio, low: low, high: high,
             color: VERDICT_COLOURS.fetch(row.verdict), text: text)
         end
       end

@@ -30,11 +30,12 @@ module Ractorbench
           value.nil? ? "-" : format("%.0f%%", value * 100)
         end
 
-        # The first run's time, marked when it is left out of the statistics.
+        # The first run's time (first: a row's first_run; metric: the
+        # time's field name), marked when it is left out of the statistics.
         def first_run(first, metric)
           return "-" unless first && first[metric]
 
-          fixed(first[metric]) + (first["excluded"] ? " (apart)" : "")
+          fixed(first[metric]) + (first.excluded ? " (apart)" : "")
         end
       end
     end

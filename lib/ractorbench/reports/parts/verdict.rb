@@ -22,7 +22,7 @@ module Ractorbench
             (analysis.unsupported.positive? ? ", #{analysis.unsupported} not supported or not measured" : "")]
           out << inconclusive(analysis) if busy?(analysis)
           out.concat(digest_lines(analysis.digest_check, analysis.succeeded))
-          out.concat(listed(analysis.crashed_runs, "FAILED") { |r| "  FAILED #{r["id"]}: #{r["reason"]}" })
+          out.concat(listed(analysis.crashed_runs, "FAILED") { |r| "  FAILED #{r.id}: #{r.reason}" })
         end
 
         # Most runs disturbed by other programs: no figure of this file
@@ -41,7 +41,7 @@ module Ractorbench
             workload, jobs, params = d.key
             ["DIGESTS DISAGREE for #{workload} (#{jobs} jobs#{", #{params}" unless params.empty?}): expected #{d.expected}; " \
               "these runs differ and are excluded from the statistics:"] +
-              listed(d.runs, "WRONG", " with another digest") { |r| "  WRONG #{r["id"]}: digest #{r["digest"]}" }
+              listed(d.runs, "WRONG", " with another digest") { |r| "  WRONG #{r.id}: digest #{r.digest}" }
           end
         end
 
