@@ -22,7 +22,7 @@ class LayersTest < Minitest::Test
     %w[plan],      # what to run: configurations, run specs, suites, sizes
     %w[measure],   # one child: launch, limits, kill, outcome, interference
     %w[rubies],    # the Rubies under test, probed by a child (measure)
-    %w[store],     # results files; the recorded plan with its Rubies
+    %w[store],     # results files: header, run lines, marks, merge
     %w[analysis],  # figures, rows, winners, verdicts on disturbed runs
     %w[collector], # a plan's runs measured and stored, digests checked
     %w[profile],   # the profiled runs after a collection

@@ -119,7 +119,7 @@ module Ractorbench
 
       # Slow first runs have their own warning and are not counted again here.
       def outliers(rows)
-        ids = rows.flat_map { |r| Array(r.outliers) - (slow_first_run?(r) ? [r.first_run["id"]] : []) }
+        ids = rows.flat_map { |r| Array(r.outliers) - (slow_first_run?(r) ? [r.first_run.id] : []) }
         return nil if ids.empty?
 
         Warning.new("outliers",
@@ -141,8 +141,8 @@ module Ractorbench
 
       def slow_first_run?(row)
         first = row.first_run
-        first && !first["excluded"] && Array(row.outliers).include?(first["id"]) &&
-          first["messages_time"].to_f > row.messages_time.median.to_f
+        first && !first.excluded && Array(row.outliers).include?(first.id) &&
+          first.messages_time.to_f > row.messages_time.median.to_f
       end
 
       # Runs that measured the rest of the machine say which of them it
