@@ -173,7 +173,7 @@ module Ractorbench
 
       cores = [Measure::Machine.usable_cores, 2].max
       workers = counts.max.clamp(2, cores)
-      targets.each { |t| t.scaling_probe!(workers) if t.info.dig("features", "ractor") }
+      targets.each { |t| t.scaling_probe!(workers) if t.probe.features.ractor }
     end
 
     def header(targets)

@@ -14,11 +14,11 @@ module Ractorbench
       module_function
 
       # stdout: a path to write the program's output to (else it is kept);
-      # env: variables to set for it.
-      def run(argv, timeout:, stdout: nil, env: {})
+      # env: variables to set for it (only: its whole environment).
+      def run(argv, timeout:, stdout: nil, env: {}, only: false)
         out = stdout ? File.open(stdout, "wb") : nil
         tree = Measure::ProcessTree.new
-        Open3.popen3(env.merge(tree.env), *argv, pgroup: true, in: File::NULL) do |stdin, output, errors, waiter|
+        Open3.popen3(env.merge(tree.env), *argv, pgroup: true, in: File::NULL, unsetenv_others: only) do |stdin, output, errors, waiter|
           stdin.close
           readers = [Thread.new { out ? IO.copy_stream(output, out) : output.read }, Thread.new { errors.read }]
           unless waiter.join(timeout)

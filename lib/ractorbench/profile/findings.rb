@@ -44,7 +44,7 @@ module Ractorbench
       # of a report ask).
       def self.of(analysis)
         cache = (@cache ||= ObjectSpace::WeakMap.new)
-        cache[analysis] ||= new(analysis.header.as_json, analysis.contents.path)
+        cache[analysis] ||= new(analysis.header, analysis.contents.path)
       end
 
       # The record's panel (Plan::Panel): all models of its workload, size and Ruby.
@@ -54,16 +54,14 @@ module Ractorbench
 
       attr_reader :asked
 
+      # header: a Store::Header.
       def initialize(header, path)
-        choice = Choice.of(header)
+        choice = Choice.of(header.as_json)
         @asked = choice&.asked
         @notes = Array(choice&.notes)
-        @traits = Plan::ModelTraits.of(header)
+        @traits = Plan::ModelTraits.of(header.as_json)
         # The Rubies that ran with a JIT on, whose compiled code perf names only through the JIT's perf map.
-        @jit_rubies = Array(header&.fetch("rubies", nil)).select do |r|
-          features = r.dig("info", "features") || {}
-          features["yjit_enabled"] || features["zjit_enabled"]
-        end.map { |r| r["name"] }
+        @jit_rubies = header.rubies.select { |r| r.probe.features.yjit_enabled || r.probe.features.zjit_enabled }.map(&:name)
         records = (choice && path) ? Records.read(path).values : []
         serial = records.select { |r| @traits.baseline?(r.model) && r.profile }
         by_key = serial.to_h { |r| [Findings.key(r), r] }

@@ -2,6 +2,7 @@
 
 require "tmpdir"
 require_relative "command"
+require_relative "../measure/child_environment"
 require_relative "perf_script"
 require_relative "../rubies/interpreter_settings"
 
@@ -89,7 +90,7 @@ module Ractorbench
         result = Command.run([binary, "script", "-i", data, "--show-switch-events", "-F", "pid,tid,time,event,period,ip,sym,dso,trace"], timeout: timeout, stdout: script)
         return [nil, "perf script failed: #{result.reason}"] unless result.ok
 
-        executable = target.info&.dig("executable")
+        executable = target.probe.executable
         interpreter = ->(dso) { dso == executable || File.basename(dso).match?(/\Alibruby|\Aruby\z/) }
         summary = File.open(script) { |io| PerfScript.summary(io, interpreter: interpreter, capacity: capacity) }
         summary.pids.each { |pid| File.delete("/tmp/perf-#{pid}.map") if File.file?("/tmp/perf-#{pid}.map") }
@@ -115,15 +116,17 @@ module Ractorbench
       # The JIT's perf map, for a JIT this run has on, so that perf names
       # compiled methods instead of counting them as unnamed code.
       def jit_maps(target)
-        features = target.info&.fetch("features", nil) || {}
-        JIT_MAPS.filter_map { |jit, flag| flag if features["#{jit}_enabled"] && accepts?(target, flag) }
+        features = target.probe.features
+        JIT_MAPS.filter_map { |jit, flag| flag if features.enabled?(jit) && accepts?(target, flag) }
       end
 
       # Whether this Ruby takes the flag (a Ruby before 3.3 refuses
-      # --yjit-perf): tried once per Ruby, as the probe tries features.
+      # --yjit-perf): tried once per Ruby, as the probe tries features, in
+      # the environment a measured run gets (under `bundle exec`, another
+      # Ruby given this process's bundler/setup fails to start).
       def accepts?(target, flag)
         (@accepts ||= {})[[target.argv, target.env, flag]] ||=
-          Command.run([*target.argv, flag, "-e", "0"], timeout: CHECK_TIMEOUT, env: target.env).ok
+          Command.run([*target.argv, flag, "-e", "0"], timeout: CHECK_TIMEOUT, env: Measure::ChildEnvironment.for(target), only: true).ok
       end
 
       def fifos(dir)
