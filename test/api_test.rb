@@ -50,7 +50,7 @@ class APITest < Minitest::Test
       assert_nil s.low, "2 runs: no bootstrap interval"
       refute s.interval?, "and the predicate says so before anything reads it"
       assert_nil s.interval
-      assert_match(/\A\d+\.\d\d× \(n=2: no interval under 6 runs\)\z/, s.to_s)
+      assert_match(/\A\d+\.\d\d× \(n=#{s.samples}: no interval under 6 runs\)\z/, s.to_s)
     end
     refute_empty api.recommendation
     # On a busy machine the verdict is withheld, and says so.
