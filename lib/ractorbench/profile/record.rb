@@ -24,7 +24,7 @@ module Ractorbench
       def configuration = @configuration ||= Plan::Configuration.of(to_h.slice(*Record::CONFIGURATION))
     end
 
-    # The keys that name its configuration (Plan::Configuration).
-    Record::CONFIGURATION = %w[workload model workers messages params ruby].freeze
+    # The keys that name its configuration.
+    Record::CONFIGURATION = Plan::Configuration.members.map(&:to_s).freeze
   end
 end

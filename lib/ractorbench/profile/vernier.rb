@@ -20,39 +20,16 @@ module Ractorbench
       WAITING = %w[Idle Stalled].freeze
       WORKLOADS = File.join(HARNESS_DIR, "workloads")
 
-      # A Struct whose members are read from vernier's JSON, each by the
-      # keys that lead to it there (paths: {member => keys}).
-      def self.located(paths)
-        Struct.new(*paths.keys, keyword_init: true) do
-          define_singleton_method(:from) { |json| new(**paths.transform_values { |keys| json.dig(*keys) }) }
-        end
-      end
-
-      # What is read of vernier's profile (the Firefox profiler's processed
-      # format): the milliseconds a sample, the categories (vernier's
-      # thread states among them), the threads.
-      Recording = located(interval: %w[meta interval], categories: %w[meta categories], threads: %w[threads])
-      Category = located(name: %w[name])
-      # What is read of a thread: its tables are a column a key, rows by
-      # index (a sample's stack, the stack's frame, the frame's function,
-      # the function's name in the strings).
-      Sampled = located(strings: %w[stringArray], stack_frame: %w[stackTable frame], stack_category: %w[stackTable category],
-        frame_func: %w[frameTable func], func_name: %w[funcTable name], func_file: %w[funcTable fileName],
-        sample_stack: %w[samples stack], sample_time: %w[samples time], sample_weight: %w[samples weight],
-        marker_name: %w[markers name], marker_start: %w[markers startTime], marker_end: %w[markers endTime])
-      # The probe's answer: vernier's version, or why it cannot load.
-      ProbeAnswer = located(vernier: %w[vernier], reason: %w[reason])
-
       module_function
 
       # nil when target can load vernier, else one line saying what is
       # missing and how to get it.
       def problem(target)
         launched = Measure::Launcher.new(target, PROBE, timeout: PROBE_TIMEOUT).call(nil)
-        answer = ProbeAnswer.from(launched.record) if launched.record.is_a?(Hash) && !launched.channel_problem
-        return nil if answer&.vernier
+        record = launched.record if launched.record.is_a?(Hash) && !launched.channel_problem
+        return nil if record&.key?("vernier")
 
-        why = answer&.reason || "its check did not answer"
+        why = record&.fetch("reason", nil) || "its check did not answer"
         "#{target.name} cannot load vernier (#{why}): install it into that Ruby (#{Printable.command(target.argv.first, "-S", "gem", "install", "vernier")}; " \
           "it needs Ruby 3.2.1 or later and a C compiler)"
       rescue SystemCallError => e
@@ -71,35 +48,41 @@ module Ractorbench
 
       # vernier's profile (the Firefox profiler's format) into Totals.
       def read(json)
-        recording = Recording.from(JSON.parse(json))
-        interval = recording.interval.to_f / 1000.0 # ms a sample
-        categories = Array(recording.categories).map { |c| Category.from(c).name }
+        profile = JSON.parse(json)
+        interval = profile.dig("meta", "interval").to_f / 1000.0 # ms a sample
+        categories = Array(profile.dig("meta", "categories")).map { |c| c["name"] }
         summary = Totals.new
-        Array(recording.threads).each { |thread| read_thread(Sampled.from(thread), interval, categories, summary) }
+        profile.fetch("threads", []).each { |thread| read_thread(thread, interval, categories, summary) }
         summary
       end
 
       def read_thread(thread, interval, categories, summary)
-        strings = thread.strings
-        pauses = gc_pauses(thread)
-        Array(thread.sample_stack).each_with_index do |stack, i|
+        strings = thread["stringArray"]
+        stacks = thread["stackTable"]
+        frames = thread["frameTable"]
+        funcs = thread["funcTable"]
+        samples = thread["samples"]
+        pauses = gc_pauses(thread, strings)
+        weights = samples["weight"]
+        samples["stack"].each_with_index do |stack, i|
           next unless stack
 
-          func = thread.frame_func[thread.stack_frame[stack]]
-          name = strings[thread.func_name[func]]
-          file = strings[thread.func_file[func]].to_s
-          time = thread.sample_time[i]
-          category = Categories.ruby(name, waiting: WAITING.include?(categories[thread.stack_category[stack]]),
+          func = frames["func"][stacks["frame"][stack]]
+          name = strings[funcs["name"][func]]
+          file = strings[funcs["fileName"][func]].to_s
+          time = samples["time"][i]
+          category = Categories.ruby(name, waiting: WAITING.include?(categories[stacks["category"][stack]]),
             gc: pauses.any? { |from, to| time.between?(from, to) }, own: own?(file))
-          count = thread.sample_weight ? thread.sample_weight[i] : 1
+          count = weights ? weights[i] : 1
           summary.add(category, name, interval * count, count: count)
         end
       end
 
       # GC pauses, [start, end] in the samples' time.
-      def gc_pauses(thread)
-        Array(thread.marker_name).each_with_index.filter_map do |name, i|
-          [thread.marker_start[i], thread.marker_end[i]] if thread.strings[name] == "GC pause" && thread.marker_end[i]
+      def gc_pauses(thread, strings)
+        markers = thread["markers"] || {}
+        Array(markers["name"]).each_with_index.filter_map do |name, i|
+          [markers["startTime"][i], markers["endTime"][i]] if strings[name] == "GC pause" && markers["endTime"][i]
         end
       end
 
