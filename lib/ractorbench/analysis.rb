@@ -75,12 +75,10 @@ module Ractorbench
     def rows_made = @rows_made ||= {}.compare_by_identity
 
     # By offset, then row: one Integer a run, not a pair (a million-run
-    # file's 20,000 failed runs sorted by pairs took most of a second), the
-    # offsets of a configuration's runs unpacked at once, not one by one.
+    # file's 20,000 failed runs sorted by pairs took most of a second).
     def in_file_order(runs)
       span = runs.map(&:row).max.to_i + 1
-      offsets = Hash.new { |known, columns| known[columns] = columns.line_offsets }.compare_by_identity
-      runs.sort_by { |r| (offsets[r.columns][r.row] || 0) * span + r.row }
+      runs.sort_by { |r| (r.offset || 0) * span + r.row }
     end
 
     def link_baselines

@@ -7,8 +7,7 @@ module Ractorbench
   # a fraction of the time on a machine with cores to spare. A part whose
   # process fails (killed, out of memory, fork refused) is done here after
   # the others: it costs time, never an answer. Used for a report's rows
-  # of many runs (Analysis::Rows) and for a big text report's tables
-  # (Reports::Text).
+  # when many of them resample their runs (Analysis::Rows).
   module ForkedParts
     module_function
 

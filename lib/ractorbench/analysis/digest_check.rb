@@ -30,7 +30,7 @@ module Ractorbench
           @consensus[key] = expected
           wrong = []
           digests.each do |c, rows_by_digest|
-            rows = rows_by_digest.reject { |digest, _| digest == expected }.values.flatten.sort
+            rows = rows_by_digest.reject { |digest, _| digest == expected }.values.flat_map(&:to_a).sort
             next if rows.empty?
 
             @wrong_rows[c] = rows.to_h { |row| [row, true] }
@@ -58,12 +58,13 @@ module Ractorbench
 
       # {digest => rows} of a configuration's successful runs that have one,
       # digests in the order their first runs come. Runs that all succeeded
-      # with one digest (as they should) are not looked at one by one.
+      # with one digest (as they should) are not looked at one by one: their
+      # rows are a Range, not a list of a million.
       def digests_of(columns)
-        rows = (0...columns.size).to_a
+        rows = 0...columns.size
         digest = columns.uniform("digest")
         if !Store::Columns::MISSING.equal?(digest) && columns.uniform("status") == "ok"
-          return (digest && !rows.empty?) ? {digest => rows} : {}
+          return (digest && rows.size.positive?) ? {digest => rows} : {}
         end
 
         statuses = columns.values("status")

@@ -14,14 +14,14 @@ module Ractorbench
     module Rows
       module_function
 
-      # Rows of this many runs or more are made in parts, one process a
-      # usable core (ForkedParts): each configuration's figures are its own,
-      # and for a million runs making them took as long as reading them.
-      IN_PARTS = 100_000
-      # Or when this many runs are in configurations whose speedup interval
+      # Rows are made in parts, one process a usable core (ForkedParts),
+      # when this many runs are in configurations whose speedup interval
       # resamples repetitions (fewer than Bootstrap::LARGE_SAMPLE runs a
       # side): about 0.35 ms a run for paired sides, so 1,000 configurations
-      # of 99 repetitions took 35 s in one process.
+      # of 99 repetitions took 35 s in one process. Other rows are cheap
+      # beside reading their runs (a million runs' rows took 3.7 s after 49 s
+      # of reading), and a forked process's copied pages would cost more
+      # memory than its time saves.
       RESAMPLED_IN_PARTS = 2_000
       # Runs whose rows are made between two collections of what making
       # them left behind (made).
@@ -39,28 +39,24 @@ module Ractorbench
       end
 
       # processes: how many make the rows (default: one a usable core for
-      # IN_PARTS runs or more or RESAMPLED_IN_PARTS resampled ones,
-      # RACTORBENCH_READERS when set, else one).
+      # RESAMPLED_IN_PARTS resampled runs or more, RACTORBENCH_READERS when
+      # set, else one).
       # Each is made once an analysis (Analysis#row): a page that reads
       # them for its tables, charts and sweeps makes them once.
       def for(analysis, processes: nil)
         groups = groups(analysis)
         parts = parts(groups.reject { |g| analysis.row_made?(g) }, processes || processes_for(analysis))
-        if parts.size > 1
-          header = analysis.header
-          made = ForkedParts.map(parts) { |part| made(part, header) }
-          parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
-        end
+        header = analysis.header
+        made = (parts.size > 1) ? ForkedParts.map(parts) { |part| made(part, header) } : parts.map { |part| made(part, header) }
+        parts.zip(made) { |part, rows| analysis.keep_rows(part, rows) }
         groups.map { |g| analysis.row(g) }
       end
 
-      # The rows of groups, made in a process forked from a big heap: what
-      # each row leaves behind (its runs' figures unpacked, sorted,
-      # summarised) is collected every GARBAGE_RUNS runs, so that the next
-      # rows are made in the same few pages. Left to the heap's own pace,
-      # each of the two processes making a million runs' rows grew by 45 to
-      # 60 MB, of garbage and of pages copied from the other: 342 MB for the
-      # two, against 246 this way, in about the same time.
+      # The rows of groups: what each row leaves behind (its runs' figures
+      # gathered, sorted, summarised) is collected every GARBAGE_RUNS runs,
+      # so that the next rows are made in the same few pages. Left to the
+      # heap's own pace, a process making a million runs' rows grew by 45 to
+      # 60 MB of garbage.
       def made(groups, header, every: GARBAGE_RUNS)
         runs = 0
         groups.map do |group|
@@ -74,7 +70,7 @@ module Ractorbench
       def pairs(analysis) = groups(analysis).zip(self.for(analysis))
 
       def processes_for(analysis)
-        return processes if analysis.runs.size >= IN_PARTS || resampled_runs(analysis) >= RESAMPLED_IN_PARTS
+        return processes if resampled_runs(analysis) >= RESAMPLED_IN_PARTS
 
         1
       end

@@ -19,7 +19,7 @@ module Ractorbench
           @constant = MISSING
           @values = nil
           @length = 0
-          @kept = {}
+          @kept = nil # made when the first object value comes
           # Whether @values holds a MISSING (a run without the field).
           @holes = false
         end
@@ -110,7 +110,7 @@ module Ractorbench
         def kept(value)
           return value if value.is_a?(Numeric) || value.nil? || value == true || value == false
 
-          before = @kept[value]
+          before = (@kept ||= {})[value]
           return before if before && Columns.same?(before, value)
 
           @kept[value] = value

@@ -51,8 +51,7 @@ module Ractorbench
         @source = source
         @kept = kept
         # The id is kept only where it is not the planned one (id).
-        @names = kept.keys - ["id"]
-        @fields = {}
+        @fields = (kept.keys - ["id"]).to_h { |name| [name, Column.new(name, RunRecord::KINDS[name])] }
         @offsets = []
         @numbers = []
         @ids = {}
@@ -73,10 +72,7 @@ module Ractorbench
         RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
         id = record["id"]
         @ids[row] = RunRecord.field("id", id) unless id == planned_id(record["rep"])
-        @names.each do |key|
-          value = record.fetch(key, MISSING)
-          (@fields[key] ||= Column.new(key, RunRecord::KINDS[key])).set(row, value) unless MISSING.equal?(value)
-        end
+        record.each { |key, value| @fields[key]&.set(row, value) }
         @whole[row] = line || record if @source.nil? && Columns.shown?(record)
         @offsets << offset
         @numbers << number
@@ -126,9 +122,6 @@ module Ractorbench
       def views(rows = nil) = (rows || (0...@size)).map { |row| view(row) }
 
       def offset(row) = @offsets[row]
-
-      # Where each run's line starts, row by row.
-      def line_offsets = @offsets.dup
 
       # A run as it was written: its line read back from the file when that
       # line is still there, else what was kept.

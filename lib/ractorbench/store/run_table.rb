@@ -12,6 +12,9 @@ module Ractorbench
     class RunTable
       include Enumerable
 
+      # A run line's fields that name its configuration.
+      NAMES = Plan::Configuration.members.map(&:to_s).freeze
+
       attr_reader :columns
 
       # kept: the fields kept (Columns.kept).
@@ -20,8 +23,8 @@ module Ractorbench
         @kept = kept
         @columns = []
         @by_configuration = {}
-        # A line's names as written, to its configuration's index: the
-        # Configuration (labels made printable) is built once a configuration.
+        # A line's names as written, to its configuration's index, by source:
+        # the Configuration (labels made printable) is built once a configuration.
         @by_names = {}
         # Each run's configuration (its index in @columns), in file order.
         @indexes = []
@@ -50,8 +53,9 @@ module Ractorbench
       # whole (RunRecord.validate); the lines after it with the same names,
       # by their Columns once every line is read (check).
       def add(record, offset, number = nil, line: nil, source: @source)
-        names = [record["workload"], record["model"], record["workers"], record["messages"], record["params"], record["ruby"], source]
-        index = @by_names[names] || (@by_names[names] = index_for(Plan::Configuration.of(RunRecord.validate(record)), source))
+        names = record.values_at(*NAMES)
+        by_names = @by_names[source] ||= {}
+        index = by_names[names] ||= index_for(Plan::Configuration.of(RunRecord.validate(record)), source)
         @columns[index].add(record, offset, number, line: line)
         @indexes << index
       end
