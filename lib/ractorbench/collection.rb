@@ -95,7 +95,7 @@ module Ractorbench
 
     # plan -> probe -> header: the results file created, nothing run yet.
     def open
-      Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output))
+      OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output))
       plan
       targets = probe
       @session = Session.new(catalog: @catalog, targets: targets, runs: @matrix.runs, timeout: @timeout, first_seq: 1,

@@ -2,7 +2,7 @@
 
 require_relative "paths"
 require_relative "../base/errors"
-require_relative "../store/atomic_file"
+require_relative "../base/atomic_file"
 
 module Ractorbench
   module Advisor
@@ -37,7 +37,7 @@ module Ractorbench
         @written = targets.to_h do |original, target|
           text = requiring_fixed(sources[original], original, target, targets)
           text += format("#{MARK}\n", File.basename(original))
-          Store::AtomicFile.write(target, text, force: true)
+          AtomicFile.write(target, text, force: true)
           [target, original]
         end
       end

@@ -17,11 +17,9 @@ module Ractorbench
       # Rows are made in parts, one process a usable core (ForkedParts),
       # when this many runs are in configurations whose speedup interval
       # resamples repetitions (fewer than Bootstrap::LARGE_SAMPLE runs a
-      # side): about 0.35 ms a run for paired sides, so 1,000 configurations
-      # of 99 repetitions took 35 s in one process. Other rows are cheap
-      # beside reading their runs (a million runs' rows took 3.7 s after 49 s
-      # of reading), and a forked process's copied pages would cost more
-      # memory than its time saves.
+      # side): resampling them costs about as much as reading them did.
+      # Other rows cost little beside reading their runs, and a forked
+      # process's copied pages would cost more memory than its time saves.
       RESAMPLED_IN_PARTS = 2_000
       # Runs whose rows are made between two collections of what making
       # them left behind (made).

@@ -8,7 +8,7 @@ require_relative "../analysis/comparison/sides"
 require_relative "../analysis/comparison/cautions"
 require_relative "../reports"
 require_relative "../analysis/first_run"
-require_relative "../store/atomic_file"
+require_relative "../base/atomic_file"
 
 require_relative "../cli"
 require_relative "../cli/parser"
@@ -44,7 +44,7 @@ module Ractorbench
       end
 
       def call
-        Store::OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
+        OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
         sides = Analysis::Comparison::Sides
         built = @by ? sides.public_send(:"by_#{@by}", @paths.first, @baseline, first_run: @first_run, err: @err) :
           sides.files(@paths, first_run: @first_run, err: @err)
@@ -59,7 +59,7 @@ module Ractorbench
         # Names and reasons come from the files: no control character reaches a terminal.
         text = Printable.terminal(text)
         if @output
-          Store::AtomicFile.write(@output, text, force: @force)
+          AtomicFile.write(@output, text, force: @force)
         else
           @out.write(@format.shown(text, parser.terminal(@out)))
         end

@@ -5,8 +5,8 @@ require_relative "../analysis"
 require_relative "../analysis/history"
 require_relative "../analysis/comparison"
 require_relative "../base/printable"
-require_relative "../store/output_path"
-require_relative "../store/atomic_file"
+require_relative "../base/output_path"
+require_relative "../base/atomic_file"
 require_relative "../reports/history/formats"
 require_relative "../base/console"
 
@@ -41,13 +41,13 @@ module Ractorbench
       end
 
       def call
-        Store::OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
+        OutputPath.check_output!(@output, force: @force, inputs: @paths) if @output
         sources = @paths.map { |p| Analysis::History::Source.new(label: File.basename(p), analysis: analysis(p)) }
         history = Analysis::History.of(sources, order: @order, metric: Analysis::Comparison::METRICS.fetch(@metric),
           metric_title: "#{@metric}-only time".sub("whole-only", "whole-process"), alpha: @alpha, min_change: @min_change)
         width = @output ? Console::DEFAULT_WIDTH : Console.new(@out).width
         text = Printable.terminal(FORMATS.fetch(@format).render(history, width))
-        @output ? Store::AtomicFile.write(@output, text, force: @force) : @out.write(text)
+        @output ? AtomicFile.write(@output, text, force: @force) : @out.write(text)
         status(history)
       end
 

@@ -2,8 +2,8 @@
 
 require "shellwords"
 require_relative "../store/merge"
-require_relative "../store/output_path"
-require_relative "../store/atomic_file"
+require_relative "../base/output_path"
+require_relative "../base/atomic_file"
 require_relative "../base/plural"
 require_relative "../base/printable"
 
@@ -37,9 +37,9 @@ module Ractorbench
       end
 
       def call
-        Store::OutputPath.check_output!(@output, force: @force, inputs: @paths.select { |p| File.exist?(p) })
+        OutputPath.check_output!(@output, force: @force, inputs: @paths.select { |p| File.exist?(p) })
         merge = Store::Merge.new(@paths, allow_partial: @partial)
-        Store::AtomicFile.write(@output, merge.text(Printable.shell_line(["ractorbench", "merge"] + @argv)), force: @force)
+        AtomicFile.write(@output, merge.text(Printable.shell_line(["ractorbench", "merge"] + @argv)), force: @force)
         names = merge.machine_names.values
         note("ractorbench: merged #{Plural.count(merge.runs, "run")} of #{Plural.count(@paths.size, "file")} " \
           "(#{Plural.count(names.size, "machine")}: #{names.join(", ")}) into #{@output}")

@@ -6,7 +6,7 @@ require_relative "../base/console"
 require_relative "../store"
 require_relative "../analysis"
 require_relative "../reports"
-require_relative "../store/atomic_file"
+require_relative "../base/atomic_file"
 require_relative "../store/machines"
 require_relative "../analysis/comparison/sides"
 require_relative "../analysis/side_by_side"
@@ -57,7 +57,7 @@ module Ractorbench
         return side_by_side if @by
 
         renderer = @format
-        Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
+        OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         contents = Store.read(@path)
         Store.warnings(contents).each { |line| @err.puts("ractorbench: warning: #{line}") }
         pooled_machines(contents)
@@ -66,7 +66,7 @@ module Ractorbench
           text = render(renderer, analysis)
           # Names and reasons come from the file: no control character reaches a terminal.
           text = Printable.terminal(text) unless @format.browser
-          Store::AtomicFile.write(@output, text, force: @force)
+          AtomicFile.write(@output, text, force: @force)
         else
           @out.write(for_terminal(renderer, analysis))
         end
@@ -83,7 +83,7 @@ module Ractorbench
       # --by ruby|machine: the sides compare --by would compare, side by side.
       def side_by_side
         renderer = @format
-        Store::OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
+        OutputPath.check_output!(@output, force: @force, inputs: [@path]) if @output
         sides = Analysis::Comparison::Sides
         built = sides.public_send(:"by_#{@by}", @path, nil, first_run: @first_run || "auto", err: @err)
         pooled_machines(built.analyses.first.first.contents) if @by == "ruby"
@@ -93,7 +93,7 @@ module Ractorbench
         text = (renderer.width && !@output) ? renderer.render(view, width: terminal.known_width) : renderer.render(view)
         text = Printable.terminal(text) unless renderer.browser
         if @output
-          Store::AtomicFile.write(@output, text, force: @force)
+          AtomicFile.write(@output, text, force: @force)
         else
           @out.write(renderer.shown(text, terminal))
         end

@@ -119,7 +119,7 @@ module Ractorbench
       # with the header, nothing run yet.
       def planned
         path = @output || default_output
-        Store::OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
+        OutputPath.check!(path, force: @force, exists: Store::Writer.exists_message(path))
         catalog = @plan.catalog(Plan::Catalog.default.with(@files))
         entries = plan_entries(catalog)
         refuse_profile(catalog, entries)

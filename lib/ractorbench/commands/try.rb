@@ -84,7 +84,7 @@ module Ractorbench
       def call
         return each_ruby if @ruby_texts.to_a.size > 1
 
-        Store::OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
+        OutputPath.check!(@output, force: @force, exists: Store::Writer.exists_message(@output)) if @output
         check_file
         target = ruby.probe!(timeout: @timeout)
         unless target.programs.loads_harness?
