@@ -74,12 +74,7 @@ module Ractorbench
 
     def rows_made = @rows_made ||= {}.compare_by_identity
 
-    # By offset, then row: one Integer a run, not a pair (a million-run
-    # file's 20,000 failed runs sorted by pairs took most of a second).
-    def in_file_order(runs)
-      span = runs.map(&:row).max.to_i + 1
-      runs.sort_by { |r| (r.offset || 0) * span + r.row }
-    end
+    def in_file_order(runs) = runs.sort_by(&:number)
 
     def link_baselines
       bases = groups.select(&:baseline_model?)

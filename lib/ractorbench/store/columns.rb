@@ -123,6 +123,9 @@ module Ractorbench
 
       def offset(row) = @offsets[row]
 
+      # Its line's number (RunTable#add).
+      def number(row) = @numbers[row]
+
       # A run as it was written: its line read back from the file when that
       # line is still there, else what was kept.
       def record(row) = whole_record(row) || stored(row)

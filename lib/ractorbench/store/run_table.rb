@@ -6,9 +6,10 @@ require_relative "../plan/configuration"
 
 module Ractorbench
   module Store
-    # The runs of a results file, in file order, kept as one Columns per
-    # configuration (in the order their first runs came). Enumerable over
-    # RunViews for code that walks runs; the analysis reads the Columns.
+    # The runs of a results file, kept as one Columns per configuration (in
+    # the order their first runs came). Enumerable over RunViews in file
+    # order (by line number, put in order when walked: a report of a big file
+    # walks its configurations, not its runs); the analysis reads the Columns.
     class RunTable
       include Enumerable
 
@@ -26,8 +27,7 @@ module Ractorbench
         # A line's names as written, to its configuration's index, by source:
         # the Configuration (labels made printable) is built once a configuration.
         @by_names = {}
-        # Each run's configuration (its index in @columns), in file order.
-        @indexes = []
+        @added = 0
       end
 
       # A table of some runs (RunViews of another table, or RunRecords).
@@ -47,7 +47,8 @@ module Ractorbench
       end
 
       # record: a run Hash as parsed (a BadLine leaves the table as it
-      # was); offset: where its line starts; number: its line's number;
+      # was); offset: where its line starts; number: its line's number (by
+      # default its place among the runs added);
       # line: the line, when it cannot be read again (Columns#add). The
       # first line of each spelling of a configuration's names is checked
       # whole (RunRecord.validate); the lines after it with the same names,
@@ -56,45 +57,27 @@ module Ractorbench
         names = record.values_at(*NAMES)
         by_names = @by_names[source] ||= {}
         index = by_names[names] ||= index_for(Plan::Configuration.of(RunRecord.validate(record)), source)
-        @columns[index].add(record, offset, number, line: line)
-        @indexes << index
+        @columns[index].add(record, offset, number || (@added + 1), line: line)
+        @added += 1
       end
 
       # Checks every configuration's values (Columns#check): the runs with
       # one of the wrong shape are taken out, as [line number, what is wrong].
-      def check
-        @columns.each_with_index.flat_map do |columns, index|
-          bad = columns.check
-          next [] if bad.empty?
+      def check = @columns.flat_map { |columns| columns.check.values }
 
-          row = -1
-          @indexes.reject! { |i| i == index && bad.key?(row += 1) }
-          bad.values
-        end
-      end
-
-      def size = @indexes.size
+      def size = @columns.sum(&:size)
       alias_method :length, :size
 
-      def empty? = @indexes.empty?
+      def empty? = size.zero?
 
-      def each
-        return enum_for(:each) { size } unless block_given?
+      def each(&block)
+        return enum_for(:each) { size } unless block
 
-        rows = Array.new(@columns.size, 0)
-        @indexes.each do |index|
-          yield @columns[index].view(rows[index])
-          rows[index] += 1
-        end
+        @columns.flat_map(&:views).sort_by!(&:number).each(&block)
       end
 
-      def [](at)
-        index = @indexes[at] or return nil
-        at += size if at.negative?
-        @columns[index].view(@indexes.first(at).count(index))
-      end
-
-      def last = self[-1]
+      # The run at this place in the file (walks them all: for a few).
+      def [](at) = to_a[at]
 
       private
 

@@ -51,6 +51,8 @@ module Ractorbench
 
       def offset = @columns.offset(@row)
 
+      def number = @columns.number(@row)
+
       def ==(other) = other.is_a?(RunView) && other.columns.equal?(@columns) && other.row == @row
       alias_method :eql?, :==
 
