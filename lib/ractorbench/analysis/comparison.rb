@@ -6,6 +6,7 @@ require_relative "../stats/mann_whitney"
 require_relative "../stats/holm"
 require_relative "../stats/geometric_mean"
 require_relative "../analysis"
+require_relative "../plan/configuration"
 require_relative "disturbed"
 
 module Ractorbench
@@ -57,7 +58,7 @@ module Ractorbench
 
       # A configuration as the sides are matched on it, by name (#key and
       # #named): nil for a field not among the key_fields.
-      Key = Struct.new(:workload, :model, :workers, :messages, :params, :ruby, keyword_init: true)
+      Key = Struct.new(*Plan::Configuration.members, keyword_init: true)
 
       # All rows of one side against the baseline, and their geometric mean.
       Against = Struct.new(:side, :rows, :only_a, :only_b, :geomean, keyword_init: true)

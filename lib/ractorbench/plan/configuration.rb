@@ -99,5 +99,8 @@ module Ractorbench
       # (workers x messages) at another count is the same computation.
       def jobs_key = [workload, workers.to_i * messages.to_i, params_label, ruby]
     end
+
+    # A run line's keys that name its configuration.
+    Configuration::KEYS = Configuration.members.map(&:to_s).freeze
   end
 end

@@ -21,10 +21,10 @@ module Ractorbench
       def unsupported? = status == "unsupported"
 
       # Its configuration, names made printable as a run's are.
-      def configuration = @configuration ||= Plan::Configuration.of(to_h.slice(*Record::CONFIGURATION))
+      def configuration = @configuration ||= Plan::Configuration.of(to_h)
     end
 
     # The keys that name its configuration.
-    Record::CONFIGURATION = Plan::Configuration.members.map(&:to_s).freeze
+    Record::CONFIGURATION = Plan::Configuration::KEYS
   end
 end

@@ -67,7 +67,7 @@ module Ractorbench
       # kept when it cannot be read again and the run is shown whole. Its
       # row. Its values are checked once every run is read (check), but for
       # its id and the fields every run has (a BadLine naming the first missing).
-      def add(record, offset, number = nil, line: nil)
+      def add(record, offset, number, line: nil)
         row = @size
         RunRecord.validate(record) if record.values_at(*RunRecord::REQUIRED).include?(nil) # raises, naming the field
         id = record["id"]

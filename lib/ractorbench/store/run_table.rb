@@ -13,9 +13,6 @@ module Ractorbench
     class RunTable
       include Enumerable
 
-      # A run line's fields that name its configuration.
-      NAMES = Plan::Configuration.members.map(&:to_s).freeze
-
       attr_reader :columns
 
       # kept: the fields kept (Columns.kept).
@@ -27,7 +24,6 @@ module Ractorbench
         # A line's names as written, to its configuration's index, by source:
         # the Configuration (labels made printable) is built once a configuration.
         @by_names = {}
-        @added = 0
       end
 
       # A table of some runs (RunViews of another table, or RunRecords).
@@ -36,29 +32,28 @@ module Ractorbench
 
         first = runs.first
         table = first.is_a?(RunView) ? new(kept: first.columns.kept) : new
-        runs.each do |run|
+        runs.each.with_index(1) do |run, number|
           if run.is_a?(RunView)
-            table.add(run.columns.stored(run.row), run.offset, source: run.columns.source)
+            table.add(run.columns.stored(run.row), run.offset, number, source: run.columns.source)
           else
-            table.add(run.to_h, nil)
+            table.add(run.to_h, nil, number)
           end
         end
         table
       end
 
       # record: a run Hash as parsed (a BadLine leaves the table as it
-      # was); offset: where its line starts; number: its line's number (by
-      # default its place among the runs added);
-      # line: the line, when it cannot be read again (Columns#add). The
-      # first line of each spelling of a configuration's names is checked
-      # whole (RunRecord.validate); the lines after it with the same names,
-      # by their Columns once every line is read (check).
-      def add(record, offset, number = nil, line: nil, source: @source)
-        names = record.values_at(*NAMES)
+      # was); offset: where its line starts; number: its line's number (or
+      # its place among the runs given, for a table of some runs); line:
+      # the line, when it cannot be read again (Columns#add). The first line
+      # of each spelling of a configuration's names is checked whole
+      # (RunRecord.validate); the lines after it with the same names, by
+      # their Columns once every line is read (check).
+      def add(record, offset, number, line: nil, source: @source)
+        names = record.values_at(*Plan::Configuration::KEYS)
         by_names = @by_names[source] ||= {}
         index = by_names[names] ||= index_for(Plan::Configuration.of(RunRecord.validate(record)), source)
-        @columns[index].add(record, offset, number || (@added + 1), line: line)
-        @added += 1
+        @columns[index].add(record, offset, number, line: line)
       end
 
       # Checks every configuration's values (Columns#check): the runs with

@@ -14,7 +14,7 @@ module Ractorbench
       # or the machines of a file `merge` wrote (--by machine). `report --by`
       # sets the same sides side by side.
       module Sides
-        FIELDS = Comparison::Key.members.map(&:to_s).freeze
+        FIELDS = Plan::Configuration::KEYS
 
         Built = Struct.new(:baseline, :others, :key_fields, :analyses, keyword_init: true)
 
