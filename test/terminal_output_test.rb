@@ -181,8 +181,8 @@ class TerminalOutputTest < Minitest::Test
     piped = File.join(@dir, "piped.jsonl")
     result = ractorbench(*run, "-o", piped, env: {"COLUMNS" => "132"})
     assert_equal 0, result.code, result.err
-    assert_match(/`ractorbench report #{Regexp.escape(piped)}` shows them again, with every statistic behind `--format text`/,
-      result.err.gsub(/\n +/, " "))
+    assert_match(/this shows them again, with every statistic behind `--format text`:\n    ractorbench report #{Regexp.escape(piped)}\n/,
+      result.err)
     ran = table_on(result.out.lines.map(&:chomp))
     assert_columns(ran, "run piped with COLUMNS=132")
     assert_equal "alloc (iterations=1000)  serial", ran[2][/\A\S.*?serial/], "the name on one line at 132 columns"
@@ -196,6 +196,16 @@ class TerminalOutputTest < Minitest::Test
     assert_columns(ran.map { |l| l.gsub(ESCAPE, "") }, "run on a 100-column terminal")
     again = on_terminal([RbConfig.ruby, EXE, "report", shown], width: 100, env: {"NO_COLOR" => nil, "COLUMNS" => nil}, escapes: true)
     assert_equal ran, table_on(again.lines), "report shows the table run ended with"
+    # The commands run and report print for pasting, pasted as printed (run's
+    # at 100 columns, report's at 80): each runs and shows the file again.
+    at80 = on_terminal([RbConfig.ruby, EXE, "report", shown], width: 80, env: {"NO_COLOR" => nil, "COLUMNS" => nil})
+    [[screen.lines.map { |l| l.gsub(ESCAPE, "") }, "run"], [at80.lines, "report"]].each do |lines, what|
+      command = lines.find { |l| l.start_with?("    ractorbench report ") }
+      refute_nil command, "#{what} prints its report command on a line of its own"
+      pasted = Open3.capture2e("sh", "-c", "ractorbench() { #{[RbConfig.ruby, EXE].shelljoin} \"$@\"; }\n#{command}")
+      assert pasted.last.success?, "#{what}'s command as printed: #{command}\n#{pasted.first}"
+      assert_includes pasted.first, "alloc", what
+    end
   end
 
   def test_list_rubies_and_help_fit_the_terminal

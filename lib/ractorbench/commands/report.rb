@@ -158,10 +158,10 @@ module Ractorbench
           ending = ending(analysis)
           return ending if ending
 
+          # The command on a line of its own, never wrapped: pasted as printed, it runs.
+          again = "    #{Printable.shell_line(["ractorbench", "report", @path, "--format", "text"])}"
           text = renderer.render(analysis, width: terminal.known_width, colour: terminal.method(:colour)) +
-            Console.wrap("Every statistic, the cost per run and each gap to the ideal: " \
-              "#{Printable.command("ractorbench", "report", @path, "--format", "text")}",
-              terminal.known_width) + "\n"
+            Console.wrap("Every statistic, the cost per run and each gap to the ideal:\n#{again}", terminal.known_width, keep: [again]) + "\n"
           terminal.paint(terminal.color? ? text : Printable.terminal(text))
         else
           text = render(renderer, analysis)

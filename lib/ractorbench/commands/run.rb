@@ -57,8 +57,10 @@ module Ractorbench
         @results_path = collection.path
         finish = collection.collect
         @out.write(closing(finish.analysis))
-        note("ractorbench: results in #{finish.path}; #{Printable.command("ractorbench", "report", finish.path)} shows them again, " \
-          "with every statistic behind `--format text`")
+        # The command on a line of its own, never wrapped: pasted as printed, it runs.
+        again = "    #{Printable.shell_line(["ractorbench", "report", finish.path])}"
+        note("ractorbench: results in #{finish.path}; this shows them again, with every statistic behind `--format text`:\n#{again}",
+          keep: [again])
         finish.exit_status
       end
 
@@ -176,7 +178,7 @@ module Ractorbench
       def command_name = "run"
 
       # A line on stderr, wrapped to the terminal.
-      def note(line) = @err.puts(parser.terminal(@err).present(line))
+      def note(line, keep: []) = @err.puts(parser.terminal(@err).present(line, keep: keep))
 
       def summary? = renderer.closing
 
