@@ -25,7 +25,7 @@ class EscapedTextTest < Minitest::Test
       FileUtils.cp(FIB, path)
       result = ractorbench("report", path)
       assert_equal 0, result.code, result.err
-      command = result.out[/`ractorbench (report .+ --format text)`$/, 1]
+      command = result.out[/^    ractorbench (report .+ --format text)$/, 1]
       refute_nil command, result.out
       out, status = Open3.capture2e("sh", "-c", "#{RbConfig.ruby} #{EXE} #{command}", chdir: @dir)
       assert status.success?, "#{name}: the printed command did not read the file: #{command}\n#{out}"

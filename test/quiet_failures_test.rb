@@ -94,7 +94,7 @@ class QuietFailuresTest < Minitest::Test
     result = ractorbench("run", "-w", "noop", "-m", "serial", "--workers", "1", "--messages", "1", "--reps", "1", "-o", out,
       chdir: @dir)
     assert_equal 0, result.code, result.err
-    command = result.err[/`ractorbench (report [^`]+)`/, 1]
+    command = result.err[/^    ractorbench (report .+)$/, 1]
     refute_nil command, result.err
     _, status = Open3.capture2e("sh", "-c", "#{RbConfig.ruby} #{EXE} #{command}", chdir: @dir)
     assert status.success?, "the printed command did not read the file: #{command}"
